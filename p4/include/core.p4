@@ -1,0 +1,1 @@
+/* core.p4: written by the helper */

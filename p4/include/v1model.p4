@@ -1,0 +1,2 @@
+/* v1model.p4 */
+#include <core.p4>

@@ -1,0 +1,9 @@
+//! The Janus P4_16 front end.
+//!
+//! Source text goes through the [`preprocess`]or, the [`lexer`] and the
+//! [`parser`] into an [`ast`]; the checker resolves names and types and lowers
+//! the program to an IR the behavioural model executes.
+
+pub mod diag;
+pub mod includes;
+pub mod source;
