@@ -4,6 +4,9 @@
 //! [`parser`] into an [`ast`]; the checker resolves names and types and lowers
 //! the program to an IR the behavioural model executes.
 
+pub mod ast;
 pub mod diag;
 pub mod includes;
+pub mod lexer;
+pub mod parser;
 pub mod source;
