@@ -1,12 +1,49 @@
-//! The `janus` command.
+//! The `janus` command: one binary, thin over the crates.
 
-use clap::Parser;
+mod cmd;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "janus", version, about = "SmartNIC/P4 co-design framework")]
-struct Cli {}
+#[command(
+    name = "janus",
+    version,
+    about = "Janus: SmartNIC/P4 hardware-software co-design framework"
+)]
+struct Cli {
+    /// Log filter, e.g. `info` or `janus_p4=debug` (also read from JANUS_LOG).
+    #[arg(long, global = true)]
+    log: Option<String>,
+    #[command(subcommand)]
+    command: Command,
+}
 
-fn main() -> anyhow::Result<()> {
-    let _cli = Cli::parse();
-    Ok(())
+#[derive(Subcommand)]
+enum Command {
+    /// Run the demonstration: the front end over the shipped programs.
+    Demo,
+    /// The P4_16 front end: check, compile, explain diagnostics.
+    #[command(subcommand)]
+    P4(cmd::p4::P4Command),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(cli.log.as_deref());
+    match cli.command {
+        Command::Demo => cmd::demo::run(),
+        Command::P4(c) => cmd::p4::run(c),
+    }
+}
+
+fn init_logging(filter: Option<&str>) {
+    let filter = filter
+        .map(str::to_string)
+        .or_else(|| std::env::var("JANUS_LOG").ok())
+        .unwrap_or_else(|| "warn".to_string());
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
+        .with_writer(std::io::stderr)
+        .try_init();
 }

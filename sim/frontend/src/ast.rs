@@ -107,9 +107,15 @@ pub enum TypeKind {
     Int(Box<Expr>),
     Varbit(Box<Expr>),
     /// A named type, possibly specialised: `T`, `.T`, `register<bit<8>, bit<32>>`.
-    Named { path: Path, args: Vec<Type> },
+    Named {
+        path: Path,
+        args: Vec<Type>,
+    },
     /// `T[N]`
-    Stack { elem: Box<Type>, size: Box<Expr> },
+    Stack {
+        elem: Box<Type>,
+        size: Box<Expr>,
+    },
     Tuple(Vec<Type>),
     /// `list<T>`
     List(Box<Type>),
@@ -210,17 +216,18 @@ impl BinOp {
         }
     }
 
-    /// Binding strength; larger binds tighter (P4_16 spec, section 8.x
-    /// precedence table, which follows C but puts `++` with `+`).
+    /// Binding strength; larger binds tighter. P4 differs from C here: the
+    /// bitwise operators `|`, `^`, `&` bind tighter than comparisons, so
+    /// `a & m == v` means `(a & m) == v` (p4c's grammar has the same order).
     pub fn precedence(self) -> u8 {
         match self {
             BinOp::Or => 1,
             BinOp::And => 2,
-            BinOp::BitOr => 3,
-            BinOp::BitXor => 4,
-            BinOp::BitAnd => 5,
-            BinOp::Eq | BinOp::Ne => 6,
-            BinOp::Le | BinOp::Ge | BinOp::Lt | BinOp::Gt => 7,
+            BinOp::Eq | BinOp::Ne => 3,
+            BinOp::Le | BinOp::Ge | BinOp::Lt | BinOp::Gt => 4,
+            BinOp::BitOr => 5,
+            BinOp::BitXor => 6,
+            BinOp::BitAnd => 7,
             BinOp::Shl | BinOp::Shr => 8,
             BinOp::Add | BinOp::Sub | BinOp::SatAdd | BinOp::SatSub | BinOp::Concat => 9,
             BinOp::Mul | BinOp::Div | BinOp::Mod => 10,
@@ -256,7 +263,10 @@ pub enum ExprKind {
     /// A constructor call used as a value: `MyParser()` or `register<bit<8>, bit<32>>(16)`
     /// written where the callee is a type. The parser produces `Call` with a
     /// `Name` callee when it cannot tell; the checker decides.
-    Construct { ty: Type, args: Vec<Arg> },
+    Construct {
+        ty: Type,
+        args: Vec<Arg>,
+    },
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
@@ -605,7 +615,10 @@ pub enum TablePropKind {
     Entries(Vec<Entry>),
     /// Any other `name = value;`, e.g. `default_action`, `size`,
     /// `implementation`, `counters`.
-    Other { name: Ident, value: Expr },
+    Other {
+        name: Ident,
+        value: Expr,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

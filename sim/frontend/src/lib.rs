@@ -5,8 +5,16 @@
 //! the program to an IR the behavioural model executes.
 
 pub mod ast;
+pub mod check;
 pub mod diag;
+pub mod driver;
 pub mod includes;
+pub mod ir;
 pub mod lexer;
+pub mod p4info;
 pub mod parser;
+pub mod pipeline;
+pub mod preprocess;
+pub mod pretty;
 pub mod source;
+pub mod types;

@@ -261,13 +261,59 @@ mod tests {
     fn resolve_maps_verbatim_and_expanded_segments() {
         let mut m = OffsetMap::new();
         let (a, b) = (FileId(0), FileId(1));
-        m.push(Segment { out_lo: 0, out_len: 10, file: a, src_lo: 0, src_len: 10 });
-        m.push(Segment { out_lo: 10, out_len: 7, file: a, src_lo: 10, src_len: 3 });
-        m.push(Segment { out_lo: 17, out_len: 5, file: b, src_lo: 100, src_len: 5 });
-        assert_eq!(m.resolve(Span::new(2, 4)), Some(FileSpan { file: a, lo: 2, hi: 4 }));
-        assert_eq!(m.resolve(Span::new(12, 13)), Some(FileSpan { file: a, lo: 10, hi: 13 }));
-        assert_eq!(m.resolve(Span::new(18, 20)), Some(FileSpan { file: b, lo: 101, hi: 103 }));
+        m.push(Segment {
+            out_lo: 0,
+            out_len: 10,
+            file: a,
+            src_lo: 0,
+            src_len: 10,
+        });
+        m.push(Segment {
+            out_lo: 10,
+            out_len: 7,
+            file: a,
+            src_lo: 10,
+            src_len: 3,
+        });
+        m.push(Segment {
+            out_lo: 17,
+            out_len: 5,
+            file: b,
+            src_lo: 100,
+            src_len: 5,
+        });
+        assert_eq!(
+            m.resolve(Span::new(2, 4)),
+            Some(FileSpan {
+                file: a,
+                lo: 2,
+                hi: 4
+            })
+        );
+        assert_eq!(
+            m.resolve(Span::new(12, 13)),
+            Some(FileSpan {
+                file: a,
+                lo: 10,
+                hi: 13
+            })
+        );
+        assert_eq!(
+            m.resolve(Span::new(18, 20)),
+            Some(FileSpan {
+                file: b,
+                lo: 101,
+                hi: 103
+            })
+        );
         // A span across segments is cut at the first segment's end.
-        assert_eq!(m.resolve(Span::new(8, 19)), Some(FileSpan { file: a, lo: 8, hi: 10 }));
+        assert_eq!(
+            m.resolve(Span::new(8, 19)),
+            Some(FileSpan {
+                file: a,
+                lo: 8,
+                hi: 10
+            })
+        );
     }
 }

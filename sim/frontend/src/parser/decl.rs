@@ -14,8 +14,12 @@ impl Parser<'_> {
             }
             let start = self.cursor();
             match self.decl() {
-                Ok(d) => decls.push(d),
+                Ok(d) => {
+                    decls.append(&mut self.pending);
+                    decls.push(d);
+                }
                 Err(_) => {
+                    self.pending.clear();
                     self.recover_decl(start);
                     if self.cursor() == start {
                         self.bump();
@@ -37,9 +41,7 @@ impl Parser<'_> {
                 self.typedef(annotations, true)?
             }
             TokenKind::Kw(Kw::Header) => DeclKind::Header(self.struct_like(annotations)?),
-            TokenKind::Kw(Kw::HeaderUnion) => {
-                DeclKind::HeaderUnion(self.struct_like(annotations)?)
-            }
+            TokenKind::Kw(Kw::HeaderUnion) => DeclKind::HeaderUnion(self.struct_like(annotations)?),
             TokenKind::Kw(Kw::Struct) => DeclKind::Struct(self.struct_like(annotations)?),
             TokenKind::Kw(Kw::Enum) => DeclKind::Enum(self.enum_decl(annotations)?),
             TokenKind::Kw(Kw::Error) if self.is_punct_at(1, Punct::LBrace) => {
@@ -151,7 +153,28 @@ impl Parser<'_> {
 
     fn typedef(&mut self, annotations: Annotations, new_type: bool) -> PResult<DeclKind> {
         self.bump();
-        let ty = self.ty()?;
+        let ty = if matches!(
+            self.kind(),
+            TokenKind::Kw(Kw::Struct | Kw::Header | Kw::HeaderUnion | Kw::Enum)
+        ) {
+            // `typedef struct S { ... } T;` declares `S`, then the alias.
+            let inner = self.decl()?;
+            let name = inner.kind.name().cloned().expect("derived types are named");
+            let span = inner.span;
+            self.pending.push(inner);
+            Type {
+                kind: TypeKind::Named {
+                    path: Path {
+                        global: false,
+                        name,
+                    },
+                    args: Vec::new(),
+                },
+                span,
+            }
+        } else {
+            self.ty()?
+        };
         let name = self.name()?;
         self.expect_punct(Punct::Semi)?;
         self.declare_type(&name.name);
@@ -196,13 +219,12 @@ impl Parser<'_> {
 
     fn enum_decl(&mut self, annotations: Annotations) -> PResult<EnumDecl> {
         self.expect_kw(Kw::Enum)?;
-        let repr = if matches!(self.kind(), TokenKind::Ident(_))
-            && self.is_punct_at(1, Punct::LBrace)
-        {
-            None
-        } else {
-            Some(self.ty()?)
-        };
+        let repr =
+            if matches!(self.kind(), TokenKind::Ident(_)) && self.is_punct_at(1, Punct::LBrace) {
+                None
+            } else {
+                Some(self.ty()?)
+            };
         let name = self.name()?;
         self.declare_type(&name.name);
         self.expect_punct(Punct::LBrace)?;
@@ -256,16 +278,15 @@ impl Parser<'_> {
             && {
                 // `extern E<T> {` is an object; `extern T<X> f(...)` a function.
                 self.is_punct_at(1, Punct::LBrace)
-                    || self
-                        .clone_cursor_check(|p| {
-                            p.bump();
-                            p.opt_type_params()?;
-                            if p.is_punct(Punct::LBrace) {
-                                Ok(())
-                            } else {
-                                p.fail("`{`")
-                            }
-                        })
+                    || self.clone_cursor_check(|p| {
+                        p.bump();
+                        p.opt_type_params()?;
+                        if p.is_punct(Punct::LBrace) {
+                            Ok(())
+                        } else {
+                            p.fail("`{`")
+                        }
+                    })
             };
         if !is_object {
             let ret = self.ty()?;

@@ -119,10 +119,11 @@ impl Parser<'_> {
     fn cast_prefix(&mut self) -> PResult<Type> {
         self.expect_punct(Punct::LParen)?;
         let is_type = match self.kind() {
-            TokenKind::Kw(
-                Kw::Bit | Kw::Int | Kw::Varbit | Kw::Bool | Kw::String | Kw::Tuple,
-            ) => true,
+            TokenKind::Kw(Kw::Bit | Kw::Int | Kw::Varbit | Kw::Bool | Kw::String | Kw::Tuple) => {
+                true
+            }
             TokenKind::Kw(Kw::Error) => !self.is_punct_at(1, Punct::Dot),
+            TokenKind::Ident(n) if n == "list" => self.is_punct_at(1, Punct::Lt),
             TokenKind::Ident(n) => self.is_type_name(n),
             TokenKind::Punct(Punct::Dot) => {
                 matches!(self.kind_at(1), TokenKind::Ident(n) if self.is_type_name(n))
@@ -142,10 +143,9 @@ impl Parser<'_> {
 
     fn starts_expr(&self) -> bool {
         match self.kind() {
-            TokenKind::Ident(_)
-            | TokenKind::Int(_)
-            | TokenKind::Str(_)
-            | TokenKind::DontCare => true,
+            TokenKind::Ident(_) | TokenKind::Int(_) | TokenKind::Str(_) | TokenKind::DontCare => {
+                true
+            }
             TokenKind::Kw(k) => matches!(k, Kw::True | Kw::False | Kw::This | Kw::Error),
             TokenKind::Punct(p) => matches!(
                 p,
@@ -219,7 +219,8 @@ impl Parser<'_> {
         if self.eat_punct(Punct::RBrace) {
             return Ok(ExprKind::List(Vec::new()));
         }
-        let is_struct = matches!(self.kind(), TokenKind::Ident(_)) && self.is_punct_at(1, Punct::Assign);
+        let is_struct =
+            matches!(self.kind(), TokenKind::Ident(_)) && self.is_punct_at(1, Punct::Assign);
         if is_struct {
             let mut fields = Vec::new();
             let mut dots = false;

@@ -64,6 +64,9 @@ pub(crate) struct Parser<'a> {
     pub(crate) errors: Vec<SyntaxError>,
     type_names: HashSet<String>,
     type_params: Vec<String>,
+    /// Declarations split off another one, emitted before it: the struct of
+    /// `typedef struct S { ... } T;`.
+    pub(crate) pending: Vec<crate::ast::Decl>,
     eof: Token,
 }
 
@@ -77,6 +80,7 @@ impl<'a> Parser<'a> {
             errors: Vec::new(),
             type_names: HashSet::new(),
             type_params: Vec::new(),
+            pending: Vec::new(),
             eof: Token {
                 kind: TokenKind::Eof,
                 span: Span::new(end, end),
@@ -270,7 +274,9 @@ impl<'a> Parser<'a> {
             match self.kind() {
                 TokenKind::Eof => return,
                 TokenKind::Punct(Punct::LBrace | Punct::LParen | Punct::LBracket) => depth += 1,
-                TokenKind::Punct(Punct::RParen | Punct::RBracket) => depth = depth.saturating_sub(1),
+                TokenKind::Punct(Punct::RParen | Punct::RBracket) => {
+                    depth = depth.saturating_sub(1)
+                }
                 TokenKind::Punct(Punct::RBrace) => {
                     depth = depth.saturating_sub(1);
                     if depth == 0 {

@@ -106,9 +106,7 @@ impl Parser<'_> {
             Punct::SatPlusAssign => Some(BinOp::SatAdd),
             Punct::SatMinusAssign => Some(BinOp::SatSub),
             // `>>=` arrives as `>` followed by a touching `>=`.
-            Punct::Gt
-                if self.is_punct_at(1, Punct::Ge) && !self.peek_at(1).space_before =>
-            {
+            Punct::Gt if self.is_punct_at(1, Punct::Ge) && !self.peek_at(1).space_before => {
                 self.bump();
                 Some(BinOp::Shr)
             }
@@ -209,7 +207,9 @@ impl Parser<'_> {
         self.expect_kw(Kw::For)?;
         self.expect_punct(Punct::LParen)?;
         if let Some((ty, var)) = self.attempt(|p| {
-            let ty = if matches!(p.kind(), TokenKind::Ident(_)) && matches!(p.kind_at(1), TokenKind::Kw(Kw::In)) {
+            let ty = if matches!(p.kind(), TokenKind::Ident(_))
+                && matches!(p.kind_at(1), TokenKind::Kw(Kw::In))
+            {
                 None
             } else {
                 Some(p.ty()?)

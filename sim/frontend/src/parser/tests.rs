@@ -26,24 +26,49 @@ fn expr(src: &str) -> Expr {
 
 #[test]
 fn precedence_follows_the_spec() {
-    // `*` binds tighter than `+`, `+` tighter than `<<`, `<<` than `<`,
-    // `<` than `==`, `==` than `&`, then `^`, `|`, `&&`, `||`.
+    // Lowest to highest: `||`, `&&`, `== !=`, `< > <= >=`, `|`, `^`, `&`,
+    // shifts, `+ - ++ |+| |-|`, `* / %`. Unlike C, bitwise operators bind
+    // tighter than comparisons.
     let e = expr("a + b * c << 1 < d == e & f ^ g | h && i || j");
-    let ExprKind::Binary(BinOp::Or, l, _) = e.kind else { panic!() };
-    let ExprKind::Binary(BinOp::And, l, _) = l.kind else { panic!() };
-    let ExprKind::Binary(BinOp::BitOr, l, _) = l.kind else { panic!() };
-    let ExprKind::Binary(BinOp::BitXor, l, _) = l.kind else { panic!() };
-    let ExprKind::Binary(BinOp::BitAnd, l, _) = l.kind else { panic!() };
-    let ExprKind::Binary(BinOp::Eq, l, _) = l.kind else { panic!() };
-    let ExprKind::Binary(BinOp::Lt, l, _) = l.kind else { panic!() };
-    let ExprKind::Binary(BinOp::Shl, l, _) = l.kind else { panic!() };
-    let ExprKind::Binary(BinOp::Add, _, r) = l.kind else { panic!() };
-    assert!(matches!(r.kind, ExprKind::Binary(BinOp::Mul, ..)));
+    let ExprKind::Binary(BinOp::Or, l, _) = e.kind else {
+        panic!()
+    };
+    let ExprKind::Binary(BinOp::And, l, _) = l.kind else {
+        panic!()
+    };
+    let ExprKind::Binary(BinOp::Eq, lt, bits) = l.kind else {
+        panic!()
+    };
+    let ExprKind::Binary(BinOp::Lt, shl, _) = lt.kind else {
+        panic!()
+    };
+    let ExprKind::Binary(BinOp::Shl, add, _) = shl.kind else {
+        panic!()
+    };
+    let ExprKind::Binary(BinOp::Add, _, mul) = add.kind else {
+        panic!()
+    };
+    assert!(matches!(mul.kind, ExprKind::Binary(BinOp::Mul, ..)));
+    let ExprKind::Binary(BinOp::BitOr, xor, _) = bits.kind else {
+        panic!()
+    };
+    let ExprKind::Binary(BinOp::BitXor, and, _) = xor.kind else {
+        panic!()
+    };
+    assert!(matches!(and.kind, ExprKind::Binary(BinOp::BitAnd, ..)));
+    // The common masking idiom.
+    assert!(matches!(
+        expr("x & 0xF0 == 0x10").kind,
+        ExprKind::Binary(BinOp::Eq, ..)
+    ));
 }
 
 #[test]
 fn shift_right_from_two_touching_gt() {
-    assert!(matches!(expr("a >> 2").kind, ExprKind::Binary(BinOp::Shr, ..)));
+    assert!(matches!(
+        expr("a >> 2").kind,
+        ExprKind::Binary(BinOp::Shr, ..)
+    ));
     // With a space it is two comparisons' worth of tokens: `a > > 2` fails.
     let (toks, _) = lex("a > > 2");
     assert!(parse_expression(&toks, "a > > 2").is_err());
@@ -53,30 +78,50 @@ fn shift_right_from_two_touching_gt() {
 fn casts_need_a_type() {
     let src = "typedef bit<8> T; const T x = (T) 5; const bit<8> y = (bit<8>) (x); const bit<8> z = (x) + 1;";
     let p = parse_ok(src);
-    let DeclKind::Const(c) = &p.decls[1].kind else { panic!() };
+    let DeclKind::Const(c) = &p.decls[1].kind else {
+        panic!()
+    };
     assert!(matches!(c.value.kind, ExprKind::Cast(..)));
-    let DeclKind::Const(c) = &p.decls[2].kind else { panic!() };
+    let DeclKind::Const(c) = &p.decls[2].kind else {
+        panic!()
+    };
     assert!(matches!(c.value.kind, ExprKind::Cast(..)));
-    let DeclKind::Const(c) = &p.decls[3].kind else { panic!() };
+    let DeclKind::Const(c) = &p.decls[3].kind else {
+        panic!()
+    };
     assert!(matches!(c.value.kind, ExprKind::Binary(BinOp::Add, ..)));
 }
 
 #[test]
 fn generic_types_close_with_touching_angles() {
     let p = parse_ok("extern E<T> { E(); } control C() { E<bit<8>>() e; apply {} }");
-    let DeclKind::Control(c) = &p.decls[1].kind else { panic!() };
-    let DeclKind::Instance(i) = &c.locals[0].kind else { panic!() };
-    let TypeKind::Named { args, .. } = &i.ty.kind else { panic!() };
+    let DeclKind::Control(c) = &p.decls[1].kind else {
+        panic!()
+    };
+    let DeclKind::Instance(i) = &c.locals[0].kind else {
+        panic!()
+    };
+    let TypeKind::Named { args, .. } = &i.ty.kind else {
+        panic!()
+    };
     assert!(matches!(args[0].kind, TypeKind::Bit(_)));
 }
 
 #[test]
 fn generic_method_call_and_less_than() {
     let e = expr("b.lookahead<bit<16>>()");
-    let ExprKind::Call { type_args, .. } = e.kind else { panic!() };
+    let ExprKind::Call { type_args, .. } = e.kind else {
+        panic!()
+    };
     assert_eq!(type_args.len(), 1);
-    assert!(matches!(expr("a < b").kind, ExprKind::Binary(BinOp::Lt, ..)));
-    assert!(matches!(expr("a < b && c > d").kind, ExprKind::Binary(BinOp::And, ..)));
+    assert!(matches!(
+        expr("a < b").kind,
+        ExprKind::Binary(BinOp::Lt, ..)
+    ));
+    assert!(matches!(
+        expr("a < b && c > d").kind,
+        ExprKind::Binary(BinOp::And, ..)
+    ));
 }
 
 #[test]
@@ -98,13 +143,35 @@ fn statements_declarations_versus_assignments() {
             }
         }"#;
     let p = parse_ok(src);
-    let DeclKind::Control(c) = &p.decls[1].kind else { panic!() };
-    let kinds: Vec<_> = c.apply.stmts.iter().map(|s| std::mem::discriminant(&s.kind)).collect();
+    let DeclKind::Control(c) = &p.decls[1].kind else {
+        panic!()
+    };
+    let kinds: Vec<_> = c
+        .apply
+        .stmts
+        .iter()
+        .map(|s| std::mem::discriminant(&s.kind))
+        .collect();
     assert_eq!(kinds.len(), 10);
     assert!(matches!(c.apply.stmts[0].kind, StmtKind::Var(_)));
-    assert!(matches!(c.apply.stmts[3].kind, StmtKind::Assign { op: None, .. }));
-    assert!(matches!(c.apply.stmts[5].kind, StmtKind::Assign { op: Some(BinOp::Add), .. }));
-    assert!(matches!(c.apply.stmts[6].kind, StmtKind::Assign { op: Some(BinOp::Shr), .. }));
+    assert!(matches!(
+        c.apply.stmts[3].kind,
+        StmtKind::Assign { op: None, .. }
+    ));
+    assert!(matches!(
+        c.apply.stmts[5].kind,
+        StmtKind::Assign {
+            op: Some(BinOp::Add),
+            ..
+        }
+    ));
+    assert!(matches!(
+        c.apply.stmts[6].kind,
+        StmtKind::Assign {
+            op: Some(BinOp::Shr),
+            ..
+        }
+    ));
 }
 
 #[test]
@@ -124,13 +191,19 @@ fn parser_states_and_select() {
             state next { transition accept; }
         }"#;
     let p = parse_ok(src);
-    let DeclKind::Parser(pd) = &p.decls[0].kind else { panic!() };
+    let DeclKind::Parser(pd) = &p.decls[0].kind else {
+        panic!()
+    };
     assert_eq!(pd.states.len(), 2);
     assert_eq!(pd.locals.len(), 1);
-    let Some(Transition::Select { cases, keys, .. }) = &pd.states[0].transition else { panic!() };
+    let Some(Transition::Select { cases, keys, .. }) = &pd.states[0].transition else {
+        panic!()
+    };
     assert_eq!(keys.len(), 2);
     assert_eq!(cases.len(), 4);
-    assert!(matches!(cases[1].keyset.kind, ExprKind::KeysetTuple(ref k) if matches!(k[0].kind, ExprKind::Mask(..)) && matches!(k[1].kind, ExprKind::Range(..))));
+    assert!(
+        matches!(cases[1].keyset.kind, ExprKind::KeysetTuple(ref k) if matches!(k[0].kind, ExprKind::Mask(..)) && matches!(k[1].kind, ExprKind::Range(..)))
+    );
     assert!(matches!(cases[3].keyset.kind, ExprKind::Default));
 }
 
@@ -138,9 +211,16 @@ fn parser_states_and_select() {
 fn select_case_with_parenthesised_expression() {
     let src = "parser P(in bit<8> t) { state start { transition select(t) { (1 + 2) & 3: accept; (4): reject; } } }";
     let p = parse_ok(src);
-    let DeclKind::Parser(pd) = &p.decls[0].kind else { panic!() };
-    let Some(Transition::Select { cases, .. }) = &pd.states[0].transition else { panic!() };
-    assert!(matches!(cases[0].keyset.kind, ExprKind::Binary(BinOp::BitAnd, ..)));
+    let DeclKind::Parser(pd) = &p.decls[0].kind else {
+        panic!()
+    };
+    let Some(Transition::Select { cases, .. }) = &pd.states[0].transition else {
+        panic!()
+    };
+    assert!(matches!(
+        cases[0].keyset.kind,
+        ExprKind::Binary(BinOp::BitAnd, ..)
+    ));
     assert!(matches!(cases[1].keyset.kind, ExprKind::Int(_)));
 }
 
@@ -164,10 +244,16 @@ fn tables_with_every_property() {
             apply { t.apply(); switch (t.apply().action_run) { set: {} NoAction: default: { } } }
         }"#;
     let p = parse_ok(src);
-    let DeclKind::Control(c) = &p.decls[0].kind else { panic!() };
-    let DeclKind::Table(t) = &c.locals[1].kind else { panic!() };
+    let DeclKind::Control(c) = &p.decls[0].kind else {
+        panic!()
+    };
+    let DeclKind::Table(t) = &c.locals[1].kind else {
+        panic!()
+    };
     assert_eq!(t.props.len(), 6);
-    let TablePropKind::Entries(e) = &t.props[2].kind else { panic!() };
+    let TablePropKind::Entries(e) = &t.props[2].kind else {
+        panic!()
+    };
     assert!(t.props[2].is_const);
     assert_eq!(e.len(), 3);
     assert!(e[1].priority.is_some());
@@ -191,7 +277,9 @@ fn externs_objects_functions_and_constructors() {
     let p = parse_ok(src);
     assert!(matches!(p.decls[0].kind, DeclKind::ExternFunction(_)));
     assert!(matches!(p.decls[1].kind, DeclKind::ExternFunction(_)));
-    let DeclKind::ExternObject(e) = &p.decls[2].kind else { panic!() };
+    let DeclKind::ExternObject(e) = &p.decls[2].kind else {
+        panic!()
+    };
     assert_eq!(e.methods.len(), 5);
     assert!(e.methods[0].ret.is_none() && e.methods[1].ret.is_none());
     assert!(e.methods[4].is_abstract);
@@ -219,7 +307,9 @@ fn types_and_top_level_declarations() {
     "#;
     let p = parse_ok(src);
     assert_eq!(p.decls.len(), 16);
-    let DeclKind::Typedef(t) = &p.decls[2].kind else { panic!() };
+    let DeclKind::Typedef(t) = &p.decls[2].kind else {
+        panic!()
+    };
     assert!(t.new_type);
 }
 
@@ -234,10 +324,16 @@ fn instantiations_with_nested_constructors_and_abstract_bodies() {
         Pkg(P(), C(), Deep(1, 2)()) main;
     "#;
     let p = parse_ok(src);
-    let DeclKind::Instance(i) = &p.decls[2].kind else { panic!() };
+    let DeclKind::Instance(i) = &p.decls[2].kind else {
+        panic!()
+    };
     assert_eq!(i.args.len(), 3);
-    let DeclKind::Control(c) = &p.decls[1].kind else { panic!() };
-    let DeclKind::Instance(v) = &c.locals[0].kind else { panic!() };
+    let DeclKind::Control(c) = &p.decls[1].kind else {
+        panic!()
+    };
+    let DeclKind::Instance(v) = &c.locals[0].kind else {
+        panic!()
+    };
     assert_eq!(v.init.as_ref().map(Vec::len), Some(1));
 }
 
@@ -279,7 +375,9 @@ fn for_loops() {
             }
         }"#;
     let p = parse_ok(src);
-    let DeclKind::Control(c) = &p.decls[0].kind else { panic!() };
+    let DeclKind::Control(c) = &p.decls[0].kind else {
+        panic!()
+    };
     assert!(matches!(c.apply.stmts[0].kind, StmtKind::For { .. }));
     assert!(matches!(c.apply.stmts[2].kind, StmtKind::ForIn { .. }));
 }
@@ -292,13 +390,22 @@ fn annotations_keep_unknown_bodies() {
         header h { @field_list(1) bit<8> f; }
     "#;
     let p = parse_ok(src);
-    let DeclKind::Header(h) = &p.decls[0].kind else { panic!() };
+    let DeclKind::Header(h) = &p.decls[0].kind else {
+        panic!()
+    };
     assert_eq!(h.annotations.len(), 5);
-    let AnnotationBody::Unstructured { exprs, .. } = &h.annotations[0].body else { panic!() };
+    let AnnotationBody::Unstructured { exprs, .. } = &h.annotations[0].body else {
+        panic!()
+    };
     assert_eq!(exprs.as_ref().map(Vec::len), Some(2));
-    let AnnotationBody::Unstructured { exprs, .. } = &h.annotations[1].body else { panic!() };
+    let AnnotationBody::Unstructured { exprs, .. } = &h.annotations[1].body else {
+        panic!()
+    };
     assert!(exprs.is_none());
-    assert!(matches!(h.annotations[2].body, AnnotationBody::KeyValues(_)));
+    assert!(matches!(
+        h.annotations[2].body,
+        AnnotationBody::KeyValues(_)
+    ));
 }
 
 #[test]
@@ -320,4 +427,15 @@ fn never_panics_on_truncated_programs() {
         let (toks, _) = lex(&src[..cut]);
         let _ = parse_program(&toks, &src[..cut]);
     }
+}
+
+#[test]
+fn typedef_of_a_derived_type_declares_both() {
+    let p = parse_ok(
+        "typedef struct point_s { int<32> x; } point_t; typedef header h_s { bit<8> a; } h_t;",
+    );
+    assert_eq!(p.decls.len(), 4);
+    assert!(matches!(p.decls[0].kind, DeclKind::Struct(_)));
+    assert!(matches!(p.decls[1].kind, DeclKind::Typedef(_)));
+    assert!(matches!(p.decls[2].kind, DeclKind::Header(_)));
 }

@@ -209,13 +209,12 @@ pub(crate) fn number_end(b: &[u8], mut i: usize) -> usize {
     i += 1;
     while i < b.len() {
         let c = b[i];
-        if matches!(c, b'+' | b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P') {
-            i += 1;
-        } else if is_ident_char(c) || c == b'.' {
-            i += 1;
-        } else {
+        let exponent_sign =
+            matches!(c, b'+' | b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P');
+        if !(exponent_sign || is_ident_char(c) || c == b'.') {
             break;
         }
+        i += 1;
     }
     i
 }
@@ -349,7 +348,10 @@ mod tests {
     fn tokenizes_words_numbers_strings_and_puncts() {
         let toks = kinds("a_1 8w0xFF \"s\\\"x\" <<= ## /* c */ x // d\n é");
         let texts: Vec<&str> = toks.iter().map(|(_, t)| t.as_str()).collect();
-        assert_eq!(texts, ["a_1", "8w0xFF", "\"s\\\"x\"", "<<=", "##", "x", "é"]);
+        assert_eq!(
+            texts,
+            ["a_1", "8w0xFF", "\"s\\\"x\"", "<<=", "##", "x", "é"]
+        );
         assert_eq!(toks[1].0, Kind::Number);
         assert_eq!(toks[6].0, Kind::Other);
     }

@@ -238,6 +238,8 @@ struct Preprocessor<'a> {
     exp: ExpansionCtx,
     /// Tokens produced by all expansions of the run.
     total_work: usize,
+    /// The run's expansion budget ran out (and that was reported).
+    total_work_reported: bool,
 }
 
 impl<'a> Preprocessor<'a> {
@@ -270,17 +272,23 @@ impl<'a> Preprocessor<'a> {
                 failed: false,
             },
             total_work: 0,
+            total_work_reported: false,
         }
     }
 
     fn error(&mut self, code: Code, span: FileSpan, msg: impl Into<String>, label: &str) {
-        self.diags.push(Diagnostic::error(code, msg).at(span, label));
+        self.diags
+            .push(Diagnostic::error(code, msg).at(span, label));
     }
 
     /// Preprocesses one file (the root or an included one) into the output.
     fn run_file(&mut self, id: FileId) {
         let file = self.sources.file(id);
-        let dir = file.path.as_ref().and_then(|p| p.parent()).map(PathBuf::from);
+        let dir = file
+            .path
+            .as_ref()
+            .and_then(|p| p.parent())
+            .map(PathBuf::from);
         let mut ctx = FileCtx::new(id, dir, &file.text);
         self.depth += 1;
         self.scan(&mut ctx);
@@ -327,8 +335,8 @@ impl<'a> Preprocessor<'a> {
             } else if c == b'/' && next == Some(b'/') {
                 pos = lex::line_end(b, pos);
             } else if c == b'/' && next == Some(b'*') {
-                let end = self.block_comment(ctx, pos, active);
-                if end == b.len() && active {
+                let (end, terminated) = self.block_comment(ctx, pos, active);
+                if !terminated && active {
                     // Unterminated: reported here; keep it from the lexer.
                     self.copy(ctx, copy, pos);
                     copy = end;
@@ -337,13 +345,14 @@ impl<'a> Preprocessor<'a> {
             } else if c == b'"' {
                 pos = lex::string_end(b, pos);
             } else if lex::is_ident_start(c) {
-                let end = lex::ident_end(b, pos);
+                let mut end = lex::ident_end(b, pos);
                 if active {
                     if let Some(after) = self.try_expand(ctx, &text, pos, end, copy) {
                         copy = after;
+                        end = after;
                     }
                 }
-                pos = if copy > end { copy } else { end };
+                pos = end;
             } else if lex::number_starts(b, pos) {
                 pos = lex::number_end(b, pos);
             } else {
@@ -355,21 +364,19 @@ impl<'a> Preprocessor<'a> {
         }
     }
 
-    /// Skips the block comment at `pos` and returns its end, reporting it if
-    /// unterminated. In skipped text, its newlines are emitted.
-    fn block_comment(&mut self, ctx: &mut FileCtx, pos: usize, active: bool) -> usize {
-        let len = ctx.text.len();
-        let end = match lex::block_comment_end(ctx.text.as_bytes(), pos) {
-            Some(e) => e,
-            None => {
-                self.unterminated_comment(ctx, pos);
-                len
-            }
-        };
+    /// Skips the block comment at `pos` and returns its end and whether it
+    /// is terminated (it is reported if not). In skipped text, its newlines
+    /// are emitted.
+    fn block_comment(&mut self, ctx: &mut FileCtx, pos: usize, active: bool) -> (usize, bool) {
+        let found = lex::block_comment_end(ctx.text.as_bytes(), pos);
+        if found.is_none() {
+            self.unterminated_comment(ctx, pos);
+        }
+        let end = found.unwrap_or(ctx.text.len());
         if !active {
             self.newlines(ctx, pos, end);
         }
-        end
+        (end, found.is_some())
     }
 
     fn unterminated_comment(&mut self, ctx: &FileCtx, pos: usize) {
@@ -427,7 +434,10 @@ impl<'a> Preprocessor<'a> {
         let toks = self.expand(vec![tok], Some(&mut reader), 0);
         let end = reader.end.max(hi);
         let mut spelled = lex::spell(&toks);
-        let word_after = text.as_bytes().get(end).is_some_and(|&c| lex::is_ident_char(c));
+        let word_after = text
+            .as_bytes()
+            .get(end)
+            .is_some_and(|&c| lex::is_ident_char(c));
         if word_after && spelled.bytes().last().is_some_and(lex::is_ident_char) {
             spelled.push(' ');
         }

@@ -2,6 +2,7 @@
 // with a single varbit field, extracted with the two-argument `extract`;
 // a user-declared error reports malformed IHL values through `verify`.
 #include <core.p4>
+#define V1MODEL_VERSION 20200408
 #include <v1model.p4>
 
 error { IPv4HeaderTooShort, IPv4BadVersion }

@@ -1,0 +1,1079 @@
+//! Calls: functions, actions, extern functions and methods, built-in
+//! methods of headers, unions and stacks, `apply`, and constructors.
+
+use super::exprs::{const_int, mk, unknown};
+use super::unify::Solution;
+use super::{Binding, BlockKind, Checker, Context, ParamSig, Sig};
+use crate::ast;
+use crate::diag::Code;
+use crate::ir::{self, BuiltinMethod, Callee, Direction, ExprKind, Value};
+use crate::source::Span;
+use crate::types::{Ty, TyId, TypeTable};
+use num_bigint::BigInt;
+use num_traits::ToPrimitive;
+
+/// The result of matching a call's arguments against a signature.
+pub(crate) struct Invocation {
+    pub args: Vec<Option<ir::Expr>>,
+    pub ret: TyId,
+    pub type_args: Vec<TyId>,
+}
+
+impl Checker<'_> {
+    pub(crate) fn call_expr(
+        &mut self,
+        callee: &ast::Expr,
+        targs: &[ast::Type],
+        args: &[ast::Arg],
+        span: Span,
+        _expected: Option<TyId>,
+    ) -> ir::Expr {
+        let explicit: Vec<TyId> = targs.iter().map(|t| self.resolve_type(t)).collect();
+        match &callee.kind {
+            ast::ExprKind::Name(path) => self.call_name(path, &explicit, args, span),
+            ast::ExprKind::Member(base, m) => self.call_member(base, m, &explicit, args, span),
+            _ => {
+                let _ = self.expr(callee, None);
+                self.error(
+                    Code::NotCallable,
+                    callee.span,
+                    "this expression cannot be called",
+                );
+                unknown(span)
+            }
+        }
+    }
+
+    fn call_name(
+        &mut self,
+        path: &ast::Path,
+        explicit: &[TyId],
+        args: &[ast::Arg],
+        span: Span,
+    ) -> ir::Expr {
+        let name = path.name.name.clone();
+        let Some(b) = self.lookup_path(path).cloned() else {
+            self.error(
+                Code::UndeclaredName,
+                path.name.span,
+                format!("`{name}` is not declared"),
+            );
+            self.check_args_only(args);
+            return unknown(span);
+        };
+        match b {
+            Binding::Action(id) => self.direct_action_call(id, args, span),
+            Binding::Functions(ids) => {
+                let sigs: Vec<Sig> = ids
+                    .iter()
+                    .map(|i| self.fn_sigs[i.0 as usize].clone())
+                    .collect();
+                let Some(k) = self.pick_overload(&sigs, args, &name, span) else {
+                    return unknown(span);
+                };
+                if self.ctx == Context::TopLevel {
+                    self.error(
+                        Code::NotAllowedHere,
+                        span,
+                        "functions cannot be called at the top level",
+                    );
+                }
+                let Some(inv) =
+                    self.invoke(&sigs[k], Solution::default(), explicit, args, span, &name)
+                else {
+                    return unknown(span);
+                };
+                mk(
+                    inv.ret,
+                    ExprKind::Call(Callee::Function(ids[k]), inv.args),
+                    span,
+                )
+            }
+            Binding::ExternFunctions(ids) => {
+                if name == "verify" && self.ctx != Context::ParserState {
+                    self.error(
+                        Code::NotAllowedHere,
+                        span,
+                        format!(
+                            "`verify` can only be called in a parser state, not in {}",
+                            self.ctx_name()
+                        ),
+                    );
+                }
+                let sigs: Vec<Sig> = ids
+                    .iter()
+                    .map(|i| self.ext_functions[*i as usize].1.clone())
+                    .collect();
+                let Some(k) = self.pick_overload(&sigs, args, &name, span) else {
+                    return unknown(span);
+                };
+                let Some(inv) =
+                    self.invoke(&sigs[k], Solution::default(), explicit, args, span, &name)
+                else {
+                    return unknown(span);
+                };
+                let callee = Callee::ExternFunction {
+                    name,
+                    type_args: inv.type_args,
+                };
+                mk(inv.ret, ExprKind::Call(callee, inv.args), span)
+            }
+            Binding::Block(_) | Binding::Extern(_) => {
+                let ty = self.resolve_type(&ast::Type {
+                    kind: ast::TypeKind::Named {
+                        path: path.clone(),
+                        args: Vec::new(),
+                    },
+                    span: path.name.span,
+                });
+                let ty = self.with_explicit_args(ty, explicit);
+                self.construct_value(ty, args, span)
+            }
+            other => {
+                self.error(
+                    Code::NotCallable,
+                    path.name.span,
+                    format!("`{name}` is {} and cannot be called", other.describe()),
+                );
+                self.check_args_only(args);
+                unknown(span)
+            }
+        }
+    }
+
+    /// `E<T>(...)`: applies explicit type arguments to an extern or block type.
+    fn with_explicit_args(&mut self, ty: TyId, explicit: &[TyId]) -> TyId {
+        if explicit.is_empty() {
+            return ty;
+        }
+        match self.ty(ty).clone() {
+            Ty::Extern { decl, name, .. } => self.types().intern(Ty::Extern {
+                decl,
+                name,
+                args: explicit.to_vec(),
+            }),
+            Ty::Block { decl, name, .. } => self.types().intern(Ty::Block {
+                decl,
+                name,
+                args: explicit.to_vec(),
+            }),
+            _ => ty,
+        }
+    }
+
+    fn check_args_only(&mut self, args: &[ast::Arg]) {
+        for a in args {
+            let _ = self.expr(&a.value, None);
+        }
+    }
+
+    fn call_member(
+        &mut self,
+        base: &ast::Expr,
+        m: &ast::Ident,
+        explicit: &[TyId],
+        args: &[ast::Arg],
+        span: Span,
+    ) -> ir::Expr {
+        if let ast::ExprKind::Name(path) = &base.kind {
+            match self.lookup_path(path).cloned() {
+                Some(Binding::Table(id)) => {
+                    if m.name != "apply" {
+                        self.error(
+                            Code::UnknownMember,
+                            m.span,
+                            format!("a table has no method `{}`", m.name),
+                        );
+                        return unknown(span);
+                    }
+                    return self.table_apply(id, args, span);
+                }
+                Some(Binding::Type(ty)) => {
+                    if let Some(v) = self.size_method(ty, m, args, span) {
+                        return v;
+                    }
+                }
+                Some(Binding::Block(idx)) if m.name == "apply" => {
+                    return self.direct_invocation(idx, path, args, span);
+                }
+                _ => {}
+            }
+        }
+        let recv = self.expr(base, None);
+        if self.is_unknown(recv.ty) {
+            self.check_args_only(args);
+            return unknown(span);
+        }
+        match self.ty(recv.ty).clone() {
+            Ty::Extern {
+                decl,
+                args: eargs,
+                name,
+            } => self.extern_method(recv, decl, &name, &eargs, m, explicit, args, span),
+            Ty::Block {
+                decl, args: bargs, ..
+            } if m.name == "apply" => self.block_apply(recv, decl, &bargs, args, span),
+            Ty::Struct(_) | Ty::Stack { .. } => self.builtin_method(recv, m, args, span),
+            _ => {
+                if let Some(v) = self.size_method(recv.ty, m, args, span) {
+                    return v;
+                }
+                let shown = self.show(recv.ty);
+                self.error(
+                    Code::UnknownMember,
+                    m.span,
+                    format!("`{shown}` has no method `{}`", m.name),
+                );
+                unknown(span)
+            }
+        }
+    }
+
+    /// `minSizeInBits()` and friends, on a value or a type.
+    fn size_method(
+        &mut self,
+        ty: TyId,
+        m: &ast::Ident,
+        args: &[ast::Arg],
+        span: Span,
+    ) -> Option<ir::Expr> {
+        let bits = match m.name.as_str() {
+            "minSizeInBits" | "minSizeInBytes" => self.prog.types.size_in_bits(ty)?,
+            "maxSizeInBits" | "maxSizeInBytes" => self.prog.types.max_size_in_bits(ty)?,
+            _ => return None,
+        };
+        if !args.is_empty() {
+            self.error(
+                Code::ArgumentCount,
+                span,
+                format!("`{}` takes no arguments", m.name),
+            );
+        }
+        let v = if m.name.ends_with("Bytes") {
+            bits.div_ceil(8)
+        } else {
+            bits
+        };
+        Some(mk(
+            TypeTable::INF_INT,
+            ExprKind::Const(Value::Int(BigInt::from(v))),
+            span,
+        ))
+    }
+
+    fn builtin_method(
+        &mut self,
+        recv: ir::Expr,
+        m: &ast::Ident,
+        args: &[ast::Arg],
+        span: Span,
+    ) -> ir::Expr {
+        let is_header = self.prog.types.is_header(recv.ty);
+        let is_union = self.prog.types.is_union(recv.ty);
+        let is_stack = matches!(self.ty(recv.ty), Ty::Stack { .. });
+        let (method, nargs, ret) = match m.name.as_str() {
+            "isValid" if is_header || is_union => (BuiltinMethod::IsValid, 0, TypeTable::BOOL),
+            "setValid" if is_header => (BuiltinMethod::SetValid, 0, TypeTable::VOID),
+            "setInvalid" if is_header => (BuiltinMethod::SetInvalid, 0, TypeTable::VOID),
+            "push_front" if is_stack => (BuiltinMethod::PushFront, 1, TypeTable::VOID),
+            "pop_front" if is_stack => (BuiltinMethod::PopFront, 1, TypeTable::VOID),
+            _ => {
+                if let Some(v) = self.size_method(recv.ty, m, args, span) {
+                    return v;
+                }
+                let shown = self.show(recv.ty);
+                let is_field = self
+                    .prog
+                    .types
+                    .struct_info(recv.ty)
+                    .is_some_and(|s| s.fields.iter().any(|f| f.name == m.name));
+                if is_field {
+                    self.error(
+                        Code::NotCallable,
+                        m.span,
+                        format!("`{}` is a field of `{shown}`, not a method", m.name),
+                    );
+                } else {
+                    self.error(
+                        Code::UnknownMember,
+                        m.span,
+                        format!("`{shown}` has no method `{}`", m.name),
+                    );
+                }
+                return unknown(span);
+            }
+        };
+        if args.len() != nargs {
+            self.error(
+                Code::ArgumentCount,
+                span,
+                format!(
+                    "`{}` takes {nargs} argument(s), {} given",
+                    m.name,
+                    args.len()
+                ),
+            );
+            return unknown(span);
+        }
+        let mut call_args = Vec::new();
+        if nargs == 1 {
+            let a = self.expr(&args[0].value, None);
+            if const_int(&a).is_none() && !self.is_unknown(a.ty) {
+                self.error(
+                    Code::NotConstant,
+                    args[0].value.span,
+                    format!(
+                        "the argument of `{}` must be a compile-time constant",
+                        m.name
+                    ),
+                );
+            }
+            call_args.push(Some(a));
+        }
+        if method != BuiltinMethod::IsValid
+            && let Some(why) = self.not_assignable(&recv)
+        {
+            self.error(
+                Code::NotAnLValue,
+                recv.span,
+                format!("`{}` changes its receiver, but {why}", m.name),
+            );
+        }
+        let callee = Callee::Builtin {
+            receiver: Box::new(recv),
+            method,
+        };
+        mk(ret, ExprKind::Call(callee, call_args), span)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn extern_method(
+        &mut self,
+        recv: ir::Expr,
+        decl: u32,
+        ext_name: &str,
+        eargs: &[TyId],
+        m: &ast::Ident,
+        explicit: &[TyId],
+        args: &[ast::Arg],
+        span: Span,
+    ) -> ir::Expr {
+        let info = self.externs[decl as usize].clone();
+        let cands: Vec<Sig> = info
+            .methods
+            .iter()
+            .filter(|x| x.name == m.name)
+            .map(|x| x.sig.clone())
+            .collect();
+        if cands.is_empty() {
+            self.error(
+                Code::UnknownMember,
+                m.span,
+                format!("extern `{ext_name}` has no method `{}`", m.name),
+            );
+            self.check_args_only(args);
+            return unknown(span);
+        }
+        let Some(k) = self.pick_overload(&cands, args, &m.name, span) else {
+            return unknown(span);
+        };
+        let mut sol = Solution::new(vec![info.owner]);
+        for (i, a) in eargs.iter().enumerate() {
+            sol.bound.insert((info.owner, i as u32), *a);
+        }
+        let Some(inv) = self.invoke(&cands[k], sol, explicit, args, span, &m.name) else {
+            return unknown(span);
+        };
+        let callee = Callee::ExternMethod {
+            receiver: Box::new(recv),
+            name: m.name.clone(),
+            type_args: inv.type_args,
+        };
+        mk(inv.ret, ExprKind::Call(callee, inv.args), span)
+    }
+
+    fn table_apply(&mut self, id: ir::TableId, args: &[ast::Arg], span: Span) -> ir::Expr {
+        if !args.is_empty() {
+            self.error(
+                Code::ArgumentCount,
+                span,
+                "`apply` of a table takes no arguments",
+            );
+        }
+        if self.ctx != Context::ControlApply {
+            self.error(
+                Code::NotAllowedHere,
+                span,
+                format!(
+                    "a table can only be applied in a control's `apply` block, not in {}",
+                    self.ctx_name()
+                ),
+            );
+        }
+        let ty = self.types().intern(Ty::TableResult(id.0));
+        mk(ty, ExprKind::Call(Callee::TableApply(id), Vec::new()), span)
+    }
+
+    fn block_apply(
+        &mut self,
+        recv: ir::Expr,
+        decl: u32,
+        bargs: &[TyId],
+        args: &[ast::Arg],
+        span: Span,
+    ) -> ir::Expr {
+        let kind = self.blocks[decl as usize].kind;
+        let allowed = match kind {
+            BlockKind::Parser => self.ctx == Context::ParserState,
+            BlockKind::Control => self.ctx == Context::ControlApply,
+            BlockKind::Package => false,
+        };
+        if !allowed {
+            self.error(
+                Code::NotAllowedHere,
+                span,
+                format!(
+                    "a {} cannot be applied in {}",
+                    kind.as_str(),
+                    self.ctx_name()
+                ),
+            );
+        }
+        let params = self.block_params(decl, bargs);
+        let sig = Sig {
+            owner: self.blocks[decl as usize].owner,
+            type_params: Vec::new(),
+            params,
+            ret: TypeTable::VOID,
+        };
+        let Some(inv) = self.invoke(&sig, Solution::default(), &[], args, span, "apply") else {
+            return unknown(span);
+        };
+        mk(
+            TypeTable::VOID,
+            ExprKind::Call(Callee::BlockApply(Box::new(recv)), inv.args),
+            span,
+        )
+    }
+
+    /// `P.apply(...)` on a parser or control declaration: an anonymous
+    /// instance (named after the declaration) applied at once.
+    fn direct_invocation(
+        &mut self,
+        idx: u32,
+        path: &ast::Path,
+        args: &[ast::Arg],
+        span: Span,
+    ) -> ir::Expr {
+        let info = self.blocks[idx as usize].clone();
+        if info.ir.is_none()
+            || info.kind == BlockKind::Package
+            || !info.ctor_params.iter().all(|p| p.has_default)
+        {
+            self.error(
+                Code::WrongKindOfName,
+                path.name.span,
+                format!(
+                    "`{}` cannot be applied directly; instantiate it first",
+                    info.name
+                ),
+            );
+            return unknown(span);
+        }
+        let ty = self.types().intern(Ty::Block {
+            decl: idx,
+            name: info.name.clone(),
+            args: Vec::new(),
+        });
+        let saved = self.ctx;
+        // The instantiation itself is implicit; only the apply is checked
+        // against the current context.
+        self.ctx = if info.kind == BlockKind::Parser {
+            Context::ParserLocal
+        } else {
+            Context::ControlLocal
+        };
+        let inst = self.instantiate(ty, &[], span, &info.name, Vec::new(), false);
+        self.ctx = saved;
+        let Some(inst) = inst else {
+            return unknown(span);
+        };
+        let recv = mk(ty, ExprKind::Instance(inst), path.name.span);
+        self.block_apply(recv, idx, &[], args, span)
+    }
+
+    fn direct_action_call(&mut self, id: ir::ActionId, args: &[ast::Arg], span: Span) -> ir::Expr {
+        if !matches!(self.ctx, Context::ControlApply | Context::Action) {
+            self.error(
+                Code::NotAllowedHere,
+                span,
+                format!("an action can only be called from a control's `apply` block or another action, not from {}", self.ctx_name()),
+            );
+        }
+        let params = self.action_sigs[id.0 as usize].clone();
+        let sig = Sig {
+            owner: 0,
+            type_params: Vec::new(),
+            params,
+            ret: TypeTable::VOID,
+        };
+        let name = self.prog.actions[id.0 as usize].name.clone();
+        let Some(inv) = self.invoke(&sig, Solution::default(), &[], args, span, &name) else {
+            return unknown(span);
+        };
+        mk(
+            TypeTable::VOID,
+            ExprKind::Call(Callee::Action(id), inv.args),
+            span,
+        )
+    }
+
+    pub(crate) fn ctx_name(&self) -> &'static str {
+        match self.ctx {
+            Context::TopLevel => "the top level",
+            Context::ParserLocal | Context::ParserState => "a parser",
+            Context::ControlLocal => "a control's declarations",
+            Context::ControlApply => "a control's apply block",
+            Context::Action => "an action",
+            Context::Function => "a function",
+        }
+    }
+
+    /// Chooses among overloads by argument count (and names, for named
+    /// arguments).
+    pub(crate) fn pick_overload(
+        &mut self,
+        sigs: &[Sig],
+        args: &[ast::Arg],
+        name: &str,
+        span: Span,
+    ) -> Option<usize> {
+        let named: Vec<&str> = args
+            .iter()
+            .filter_map(|a| a.name.as_ref().map(|n| n.name.as_str()))
+            .collect();
+        let fits = |s: &Sig| {
+            if named.is_empty() {
+                s.arity().contains(&args.len())
+            } else {
+                named.iter().all(|n| s.params.iter().any(|p| p.name == *n))
+                    && s.params
+                        .iter()
+                        .all(|p| p.has_default || named.contains(&p.name.as_str()))
+            }
+        };
+        if let Some(k) = sigs.iter().position(fits) {
+            return Some(k);
+        }
+        let counts: Vec<String> = sigs
+            .iter()
+            .map(|s| {
+                let r = s.arity();
+                if r.start() == r.end() {
+                    r.start().to_string()
+                } else {
+                    format!("{} to {}", r.start(), r.end())
+                }
+            })
+            .collect();
+        self.error(
+            Code::ArgumentCount,
+            span,
+            format!(
+                "`{name}` takes {} argument(s), but {} were given",
+                counts.join(" or "),
+                args.len()
+            ),
+        );
+        self.check_args_only(args);
+        None
+    }
+
+    /// Matches arguments to parameters, infers type parameters, converts
+    /// arguments and checks directions.
+    pub(crate) fn invoke(
+        &mut self,
+        sig: &Sig,
+        mut sol: Solution,
+        explicit: &[TyId],
+        args: &[ast::Arg],
+        span: Span,
+        what: &str,
+    ) -> Option<Invocation> {
+        let slots = self.map_args(&sig.params, args, span, what)?;
+        sol.owners.push(sig.owner);
+        if !explicit.is_empty() {
+            if explicit.len() != sig.type_params.len() {
+                self.error(
+                    Code::ArgumentCount,
+                    span,
+                    format!(
+                        "`{what}` takes {} type argument(s), {} given",
+                        sig.type_params.len(),
+                        explicit.len()
+                    ),
+                );
+                return None;
+            }
+            for (i, t) in explicit.iter().enumerate() {
+                sol.bound.insert((sig.owner, i as u32), *t);
+            }
+        }
+        let owners = sol.owners.clone();
+        let mut checked: Vec<Option<ir::Expr>> = Vec::with_capacity(slots.len());
+        for (p, slot) in sig.params.iter().zip(&slots) {
+            let Some(a) = slot else {
+                checked.push(None);
+                continue;
+            };
+            let pty = self.subst(p.ty, &sol);
+            let hint = if self.mentions_params(pty, &owners) {
+                None
+            } else {
+                Some(pty)
+            };
+            let v = self.expr(&a.value, hint);
+            let _ = self.unify(pty, v.ty, &mut sol);
+            checked.push(Some(v));
+        }
+        let mut out = Vec::with_capacity(checked.len());
+        for (p, v) in sig.params.iter().zip(checked) {
+            let Some(v) = v else {
+                out.push(None);
+                continue;
+            };
+            let pty = self.subst(p.ty, &sol);
+            let dont_care = matches!(v.kind, ExprKind::DontCare) && v.ty == TypeTable::DONT_CARE;
+            let v = if dont_care || self.mentions_params(pty, &owners) {
+                v
+            } else {
+                self.coerce_arg(v, pty, p)
+            };
+            if matches!(p.dir, Direction::Out | Direction::InOut)
+                && !dont_care
+                && !self.is_unknown(v.ty)
+                && let Some(why) = self.not_assignable(&v)
+            {
+                self.error(
+                    Code::NotAnLValue,
+                    v.span,
+                    format!("parameter `{}` of `{what}` is `{}`, so its argument must be assignable, but {why}", p.name, p.dir.as_str()),
+                );
+            }
+            out.push(Some(v));
+        }
+        let ret = self.subst(sig.ret, &sol);
+        let ret = if self.mentions_params(ret, &owners) {
+            TypeTable::UNKNOWN
+        } else {
+            ret
+        };
+        let type_args = (0..sig.type_params.len() as u32)
+            .map(|i| {
+                sol.bound
+                    .get(&(sig.owner, i))
+                    .copied()
+                    .unwrap_or(TypeTable::UNKNOWN)
+            })
+            .collect();
+        Some(Invocation {
+            args: out,
+            ret,
+            type_args,
+        })
+    }
+
+    /// Converts an argument; for `out`/`inout` parameters the types must
+    /// match exactly (no conversion back is possible).
+    fn coerce_arg(&mut self, v: ir::Expr, pty: TyId, p: &ParamSig) -> ir::Expr {
+        if matches!(p.dir, Direction::Out | Direction::InOut)
+            && v.ty != pty
+            && !self.is_unknown(v.ty)
+            && !self.is_unknown(pty)
+            && !matches!(self.ty(pty), Ty::DontCare)
+        {
+            if self.convertible(v.ty, pty) && v.ty != TypeTable::INF_INT {
+                return self.coerce(v, pty);
+            }
+            let (f, t) = (self.show(v.ty), self.show(pty));
+            if v.ty != TypeTable::INF_INT {
+                self.error(
+                    Code::TypeMismatch,
+                    v.span,
+                    format!(
+                        "parameter `{}` is `{} {t}`, but the argument is `{f}`",
+                        p.name,
+                        p.dir.as_str()
+                    ),
+                );
+                return unknown(v.span);
+            }
+            return v;
+        }
+        self.coerce(v, pty)
+    }
+
+    fn map_args<'b>(
+        &mut self,
+        params: &[ParamSig],
+        args: &'b [ast::Arg],
+        span: Span,
+        what: &str,
+    ) -> Option<Vec<Option<&'b ast::Arg>>> {
+        let mut slots: Vec<Option<&ast::Arg>> = vec![None; params.len()];
+        let named = args.iter().any(|a| a.name.is_some());
+        if named {
+            for a in args {
+                let Some(n) = &a.name else {
+                    self.error(
+                        Code::ArgumentCount,
+                        a.value.span,
+                        "either all arguments are named or none",
+                    );
+                    return None;
+                };
+                match params.iter().position(|p| p.name == n.name) {
+                    Some(i) if slots[i].is_none() => slots[i] = Some(a),
+                    Some(_) => {
+                        self.error(
+                            Code::ArgumentCount,
+                            n.span,
+                            format!("argument `{}` is given twice", n.name),
+                        );
+                        return None;
+                    }
+                    None => {
+                        self.error(
+                            Code::ArgumentCount,
+                            n.span,
+                            format!("`{what}` has no parameter `{}`", n.name),
+                        );
+                        return None;
+                    }
+                }
+            }
+        } else {
+            if args.len() > params.len() {
+                self.error(
+                    Code::ArgumentCount,
+                    span,
+                    format!(
+                        "`{what}` takes {} argument(s), but {} were given",
+                        params.len(),
+                        args.len()
+                    ),
+                );
+                self.check_args_only(args);
+                return None;
+            }
+            for (i, a) in args.iter().enumerate() {
+                slots[i] = Some(a);
+            }
+        }
+        for (p, s) in params.iter().zip(&slots) {
+            if s.is_none() && !p.has_default {
+                self.error(
+                    Code::ArgumentCount,
+                    span,
+                    format!(
+                        "`{what}` needs an argument for parameter `{}` ({} given)",
+                        p.name,
+                        args.len()
+                    ),
+                );
+                self.check_args_only(args);
+                return None;
+            }
+        }
+        Some(slots)
+    }
+
+    /// A constructor call used as a value (e.g. a package argument, or
+    /// `implementation = action_selector(...)`): an anonymous instance.
+    pub(crate) fn construct_value(&mut self, ty: TyId, args: &[ast::Arg], span: Span) -> ir::Expr {
+        let name = match self.ty(ty) {
+            Ty::Extern { name, .. } | Ty::Block { name, .. } => name.clone(),
+            _ => String::new(),
+        };
+        match self.instantiate(ty, args, span, &name, Vec::new(), false) {
+            Some(id) => {
+                let ty = self.prog.instances[id.0 as usize].ty;
+                mk(ty, ExprKind::Instance(id), span)
+            }
+            None => unknown(span),
+        }
+    }
+
+    /// Creates an instance of an extern, parser, control or package.
+    pub(crate) fn instantiate(
+        &mut self,
+        ty: TyId,
+        args: &[ast::Arg],
+        span: Span,
+        name: &str,
+        annotations: Vec<ast::Annotation>,
+        declared: bool,
+    ) -> Option<ir::InstanceId> {
+        let (ty, ir_args, of) = match self.ty(ty).clone() {
+            Ty::Unknown => {
+                self.check_args_only(args);
+                return None;
+            }
+            Ty::Extern {
+                decl,
+                name: ext,
+                args: eargs,
+            } => {
+                let info = self.externs[decl as usize].clone();
+                if info.ctors.is_empty() {
+                    self.error(
+                        Code::WrongKindOfName,
+                        span,
+                        format!("extern `{ext}` has no constructor and cannot be instantiated"),
+                    );
+                    return None;
+                }
+                let k = self.pick_overload(&info.ctors, args, &ext, span)?;
+                let mut sol = Solution::new(vec![info.owner]);
+                for (i, a) in eargs.iter().enumerate() {
+                    sol.bound.insert((info.owner, i as u32), *a);
+                }
+                let inv = self.invoke_keep_solution(&info.ctors[k], &mut sol, args, span, &ext)?;
+                let targs: Vec<TyId> = (0..info.type_params.len() as u32)
+                    .map(|i| {
+                        sol.bound
+                            .get(&(info.owner, i))
+                            .copied()
+                            .unwrap_or(TypeTable::UNKNOWN)
+                    })
+                    .collect();
+                let ty = self.types().intern(Ty::Extern {
+                    decl,
+                    name: ext.clone(),
+                    args: targs,
+                });
+                (ty, inv, ir::InstanceOf::Extern { name: ext })
+            }
+            Ty::Block {
+                decl, args: bargs, ..
+            } => {
+                let info = self.blocks[decl as usize].clone();
+                match info.kind {
+                    BlockKind::Package => {
+                        let args = self.package_args(decl, &bargs, args, span)?;
+                        (
+                            ty,
+                            args,
+                            ir::InstanceOf::Package {
+                                name: info.name.clone(),
+                            },
+                        )
+                    }
+                    kind => {
+                        let Some(block) = info.ir else {
+                            self.error(
+                                Code::WrongKindOfName,
+                                span,
+                                format!(
+                                    "`{}` is a {} type; instantiate a {} declaration",
+                                    info.name,
+                                    kind.as_str(),
+                                    kind.as_str()
+                                ),
+                            );
+                            return None;
+                        };
+                        let wrong_place = (declared && self.ctx == Context::TopLevel)
+                            || matches!(
+                                (kind, self.ctx),
+                                (BlockKind::Parser, Context::ControlLocal)
+                                    | (BlockKind::Control, Context::ParserLocal)
+                            )
+                            || matches!(
+                                self.ctx,
+                                Context::ParserState
+                                    | Context::ControlApply
+                                    | Context::Action
+                                    | Context::Function
+                            );
+                        if wrong_place {
+                            self.error(
+                                Code::NotAllowedHere,
+                                span,
+                                format!(
+                                    "a {} cannot be instantiated in {}",
+                                    kind.as_str(),
+                                    self.ctx_name()
+                                ),
+                            );
+                        }
+                        let sig = Sig {
+                            owner: info.owner,
+                            type_params: Vec::new(),
+                            params: info.ctor_params.clone(),
+                            ret: TypeTable::VOID,
+                        };
+                        let inv =
+                            self.invoke(&sig, Solution::default(), &[], args, span, &info.name)?;
+                        (
+                            ty,
+                            inv.args.into_iter().flatten().collect(),
+                            ir::InstanceOf::Block(block),
+                        )
+                    }
+                }
+            }
+            _ => {
+                let shown = self.show(ty);
+                self.error(
+                    Code::WrongKindOfName,
+                    span,
+                    format!("`{shown}` cannot be instantiated"),
+                );
+                self.check_args_only(args);
+                return None;
+            }
+        };
+        let cp = self.control_plane_name(name, &annotations);
+        let id = ir::InstanceId(self.prog.instances.len() as u32);
+        self.prog.instances.push(ir::Instance {
+            name: name.to_string(),
+            control_plane_name: cp,
+            ty,
+            of,
+            args: ir_args,
+            annotations,
+            span,
+        });
+        Some(id)
+    }
+
+    /// Like [`Checker::invoke`], keeping the solution (for extern type
+    /// parameters inferred from constructor arguments).
+    fn invoke_keep_solution(
+        &mut self,
+        sig: &Sig,
+        sol: &mut Solution,
+        args: &[ast::Arg],
+        span: Span,
+        what: &str,
+    ) -> Option<Vec<ir::Expr>> {
+        let slots = self.map_args(&sig.params, args, span, what)?;
+        let mut out = Vec::new();
+        for (p, slot) in sig.params.iter().zip(slots) {
+            let Some(a) = slot else { continue };
+            let pty = self.subst(p.ty, sol);
+            let owners = sol.owners.clone();
+            let hint = if self.mentions_params(pty, &owners) {
+                None
+            } else {
+                Some(pty)
+            };
+            let v = self.expr(&a.value, hint);
+            let _ = self.unify(pty, v.ty, sol);
+            let pty = self.subst(p.ty, sol);
+            let v = if self.mentions_params(pty, &owners) {
+                v
+            } else {
+                self.coerce(v, pty)
+            };
+            out.push(v);
+        }
+        Some(out)
+    }
+
+    /// Arguments of a package instantiation: each must be a parser,
+    /// control, package or extern matching the package's parameter.
+    fn package_args(
+        &mut self,
+        decl: u32,
+        bargs: &[TyId],
+        args: &[ast::Arg],
+        span: Span,
+    ) -> Option<Vec<ir::Expr>> {
+        let info = self.blocks[decl as usize].clone();
+        let params = self.block_params(decl, bargs);
+        let required = params.iter().filter(|p| !p.has_default).count();
+        if args.len() < required || args.len() > params.len() {
+            self.error(
+                Code::BadPackage,
+                span,
+                format!(
+                    "package `{}` takes {} argument(s), but {} were given",
+                    info.name,
+                    params.len(),
+                    args.len()
+                ),
+            );
+            self.check_args_only(args);
+            return None;
+        }
+        let mut sol = Solution::new(vec![info.owner]);
+        let mut out = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            let p = match &a.name {
+                Some(n) => match params.iter().find(|p| p.name == n.name) {
+                    Some(p) => p.clone(),
+                    None => {
+                        self.error(
+                            Code::BadPackage,
+                            n.span,
+                            format!("package `{}` has no parameter `{}`", info.name, n.name),
+                        );
+                        return None;
+                    }
+                },
+                None => params[i].clone(),
+            };
+            let v = self.expr(&a.value, None);
+            if self.is_unknown(v.ty) {
+                continue;
+            }
+            if !self.unify(p.ty, v.ty, &mut sol) {
+                let want = self.show(p.ty);
+                let got = self.show(v.ty);
+                let got_kind = match self.ty(v.ty) {
+                    Ty::Block { decl, .. } => self.blocks[*decl as usize].kind.as_str(),
+                    _ => "value",
+                };
+                self.error(
+                    Code::BadPackage,
+                    a.value.span,
+                    format!(
+                        "argument `{}` of package `{}` must be a `{want}`, but this {got_kind} `{got}` does not match it",
+                        p.name, info.name
+                    ),
+                );
+                continue;
+            }
+            out.push(v);
+        }
+        Some(out)
+    }
+
+    /// p4c's control-plane name for a local: `@name` if given (a leading
+    /// `.` makes it global), else `<block>.<name>`; top-level names are bare.
+    pub(crate) fn control_plane_name(&self, name: &str, annotations: &[ast::Annotation]) -> String {
+        let given = ast::find_annotation(annotations, "name").and_then(|a| match a.single_expr() {
+            Some(ast::Expr {
+                kind: ast::ExprKind::Str(s),
+                ..
+            }) => Some(s.clone()),
+            _ => None,
+        });
+        let local = given.unwrap_or_else(|| name.to_string());
+        if let Some(global) = local.strip_prefix('.') {
+            return global.to_string();
+        }
+        if self.block_scope.prefix.is_empty() {
+            local
+        } else {
+            format!("{}.{}", self.block_scope.prefix, local)
+        }
+    }
+}
+
+/// Evaluates a constant argument as u64 (helper for table properties).
+pub(crate) fn const_u64_of(e: &ir::Expr) -> Option<u64> {
+    const_int(e).and_then(|v| v.to_u64())
+}

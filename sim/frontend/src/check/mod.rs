@@ -1,0 +1,581 @@
+//! The type checker: resolves names, infers and checks types, evaluates
+//! compile-time constants and elaborates the AST into the typed [`ir`].
+//!
+//! One pass over the declarations in order (P4 requires declaration before
+//! use). Each check function returns the IR node it produced; an error is
+//! reported once and the offending expression gets the `Unknown` type, which
+//! is compatible with everything, so that one mistake gives one diagnostic.
+
+mod calls;
+mod consts;
+mod decls;
+mod exprs;
+mod stmts;
+mod tables;
+mod unify;
+
+pub use consts::{fits, wrap};
+
+use crate::ast;
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::ir::{self, ActionId, Direction, FunctionId, InstanceId, TableId, ValueSetId, VarId};
+use crate::source::{OffsetMap, Span};
+use crate::types::{Ty, TyId, TypeTable};
+use std::collections::HashMap;
+
+/// Checks a parsed program; diagnostics go to `diags`. Returns the IR (which
+/// is only meaningful when no errors were reported).
+pub fn check_program(
+    program: &ast::Program,
+    map: &OffsetMap,
+    diags: &mut Diagnostics,
+) -> ir::Program {
+    let mut c = Checker::new(map, diags);
+    for d in &program.decls {
+        c.top_decl(d);
+    }
+    c.finish()
+}
+
+/// A parameter of a callable or constructible thing.
+#[derive(Clone, Debug)]
+pub(crate) struct ParamSig {
+    pub name: String,
+    pub dir: Direction,
+    pub ty: TyId,
+    pub has_default: bool,
+}
+
+/// The signature of a function, method, action, constructor or apply.
+#[derive(Clone, Debug)]
+pub(crate) struct Sig {
+    /// Identifies this signature's own type parameters in [`Ty::Param`].
+    pub owner: u32,
+    pub type_params: Vec<String>,
+    pub params: Vec<ParamSig>,
+    pub ret: TyId,
+}
+
+impl Sig {
+    /// How many arguments a call may pass.
+    pub fn arity(&self) -> std::ops::RangeInclusive<usize> {
+        let required = self.params.iter().filter(|p| !p.has_default).count();
+        required..=self.params.len()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct ExternMethod {
+    pub name: String,
+    pub sig: Sig,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct ExternInfo {
+    pub name: String,
+    pub owner: u32,
+    pub type_params: Vec<String>,
+    pub ctors: Vec<Sig>,
+    pub methods: Vec<ExternMethod>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BlockKind {
+    Parser,
+    Control,
+    Package,
+}
+
+impl BlockKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BlockKind::Parser => "parser",
+            BlockKind::Control => "control",
+            BlockKind::Package => "package",
+        }
+    }
+}
+
+/// A parser, control or package type or declaration.
+#[derive(Clone, Debug)]
+pub(crate) struct BlockInfo {
+    pub kind: BlockKind,
+    pub name: String,
+    pub owner: u32,
+    pub type_params: Vec<String>,
+    /// Apply parameters (for a package: its constructor parameters).
+    pub params: Vec<ParamSig>,
+    pub ctor_params: Vec<ParamSig>,
+    /// The IR block, for declarations with a body.
+    pub ir: Option<ir::BlockId>,
+}
+
+/// What a name in scope refers to.
+#[derive(Clone, Debug)]
+pub(crate) enum Binding {
+    Type(TyId),
+    GenericStruct(u32),
+    Extern(u32),
+    Block(u32),
+    Var(VarId),
+    Const { ty: TyId, value: ir::Value },
+    Action(ActionId),
+    Table(TableId),
+    Functions(Vec<FunctionId>),
+    ExternFunctions(Vec<u32>),
+    Instance(InstanceId),
+    ValueSet(ValueSetId),
+    MatchKind(u32),
+}
+
+impl Binding {
+    fn describe(&self) -> &'static str {
+        match self {
+            Binding::Type(_) | Binding::GenericStruct(_) => "a type",
+            Binding::Extern(_) => "an extern type",
+            Binding::Block(_) => "a parser, control or package",
+            Binding::Var(_) => "a variable",
+            Binding::Const { .. } => "a constant",
+            Binding::Action(_) => "an action",
+            Binding::Table(_) => "a table",
+            Binding::Functions(_) => "a function",
+            Binding::ExternFunctions(_) => "an extern function",
+            Binding::Instance(_) => "an instance",
+            Binding::ValueSet(_) => "a value set",
+            Binding::MatchKind(_) => "a match kind",
+        }
+    }
+}
+
+/// Where the statements being checked are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Context {
+    TopLevel,
+    ParserLocal,
+    ParserState,
+    ControlLocal,
+    ControlApply,
+    Action,
+    Function,
+}
+
+/// The state of the block whose body is being checked.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BlockScope {
+    /// Control-plane prefix: the block's name.
+    pub prefix: String,
+}
+
+pub(crate) struct Checker<'a> {
+    map: &'a OffsetMap,
+    diags: &'a mut Diagnostics,
+    pub(crate) prog: ir::Program,
+    scopes: Vec<HashMap<String, Binding>>,
+    pub(crate) externs: Vec<ExternInfo>,
+    pub(crate) ext_functions: Vec<(String, Sig)>,
+    pub(crate) blocks: Vec<BlockInfo>,
+    pub(crate) fn_sigs: Vec<Sig>,
+    pub(crate) action_sigs: Vec<Vec<ParamSig>>,
+    pub(crate) generic_structs: Vec<ast::StructDecl>,
+    pub(crate) generic_kinds: Vec<crate::types::StructKind>,
+    generic_struct_cache: HashMap<(u32, Vec<TyId>), TyId>,
+    pub(crate) ctx: Context,
+    pub(crate) return_ty: Option<TyId>,
+    pub(crate) loop_depth: u32,
+    pub(crate) block_scope: BlockScope,
+    next_owner: u32,
+    /// (code, span) of errors already reported, to avoid repeats.
+    reported: std::collections::HashSet<(Code, Span)>,
+}
+
+impl<'a> Checker<'a> {
+    fn new(map: &'a OffsetMap, diags: &'a mut Diagnostics) -> Checker<'a> {
+        Checker {
+            map,
+            diags,
+            prog: ir::Program::default(),
+            scopes: vec![HashMap::new()],
+            externs: Vec::new(),
+            ext_functions: Vec::new(),
+            blocks: Vec::new(),
+            fn_sigs: Vec::new(),
+            action_sigs: Vec::new(),
+            generic_structs: Vec::new(),
+            generic_kinds: Vec::new(),
+            generic_struct_cache: HashMap::new(),
+            ctx: Context::TopLevel,
+            return_ty: None,
+            loop_depth: 0,
+            block_scope: BlockScope::default(),
+            next_owner: 1,
+            reported: Default::default(),
+        }
+    }
+
+    fn finish(self) -> ir::Program {
+        self.prog
+    }
+
+    pub(crate) fn types(&mut self) -> &mut TypeTable {
+        &mut self.prog.types
+    }
+
+    pub(crate) fn ty(&self, id: TyId) -> &Ty {
+        self.prog.types.get(id)
+    }
+
+    pub(crate) fn show(&self, id: TyId) -> String {
+        self.prog.types.display(id)
+    }
+
+    pub(crate) fn fresh_owner(&mut self) -> u32 {
+        self.next_owner += 1;
+        self.next_owner
+    }
+
+    // ------------------------------------------------------------ diagnostics
+
+    pub(crate) fn error(&mut self, code: Code, span: Span, message: impl Into<String>) {
+        if !self.reported.insert((code, span)) {
+            return;
+        }
+        let mut d = Diagnostic::error(code, message);
+        if let Some(fs) = self.map.resolve(span) {
+            d = d.at(fs, "");
+        }
+        self.diags.push(d);
+    }
+
+    pub(crate) fn error_with_note(
+        &mut self,
+        code: Code,
+        span: Span,
+        message: impl Into<String>,
+        note: impl Into<String>,
+    ) {
+        if !self.reported.insert((code, span)) {
+            return;
+        }
+        let mut d = Diagnostic::error(code, message).note(note);
+        if let Some(fs) = self.map.resolve(span) {
+            d = d.at(fs, "");
+        }
+        self.diags.push(d);
+    }
+
+    pub(crate) fn warning(&mut self, code: Code, span: Span, message: impl Into<String>) {
+        if !self.reported.insert((code, span)) {
+            return;
+        }
+        let mut d = Diagnostic::warning(code, message);
+        if let Some(fs) = self.map.resolve(span) {
+            d = d.at(fs, "");
+        }
+        self.diags.push(d);
+    }
+
+    // ------------------------------------------------------------ scopes
+
+    pub(crate) fn push_scope(&mut self) {
+        self.scopes.push(HashMap::new());
+    }
+
+    pub(crate) fn pop_scope(&mut self) {
+        self.scopes.pop();
+    }
+
+    /// Runs `f` in a new scope.
+    pub(crate) fn scoped<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        self.push_scope();
+        let r = f(self);
+        self.pop_scope();
+        r
+    }
+
+    pub(crate) fn lookup(&self, name: &str) -> Option<&Binding> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    pub(crate) fn lookup_global(&self, name: &str) -> Option<&Binding> {
+        self.scopes[0].get(name)
+    }
+
+    pub(crate) fn lookup_path(&self, path: &ast::Path) -> Option<&Binding> {
+        if path.global {
+            self.lookup_global(&path.name.name)
+        } else {
+            self.lookup(&path.name.name)
+        }
+    }
+
+    /// Declares `name` in the innermost scope; reports a duplicate.
+    pub(crate) fn declare(&mut self, name: &ast::Ident, binding: Binding) {
+        let scope = self.scopes.last_mut().expect("a scope");
+        if let Some(old) = scope.get_mut(&name.name) {
+            match (old, binding) {
+                (Binding::Functions(a), Binding::Functions(b)) => a.extend(b),
+                (Binding::ExternFunctions(a), Binding::ExternFunctions(b)) => a.extend(b),
+                (old, _) => {
+                    let what = old.describe();
+                    self.error(
+                        Code::DuplicateDeclaration,
+                        name.span,
+                        format!(
+                            "`{}` is already declared in this scope as {what}",
+                            name.name
+                        ),
+                    );
+                }
+            }
+            return;
+        }
+        scope.insert(name.name.clone(), binding);
+    }
+
+    pub(crate) fn declare_str(&mut self, name: &str, binding: Binding) {
+        self.scopes
+            .last_mut()
+            .expect("a scope")
+            .insert(name.to_string(), binding);
+    }
+
+    pub(crate) fn new_var(&mut self, name: &str, ty: TyId, kind: ir::VarKind, span: Span) -> VarId {
+        let id = VarId(self.prog.vars.len() as u32);
+        self.prog.vars.push(ir::Var {
+            name: name.to_string(),
+            ty,
+            kind,
+            span,
+        });
+        id
+    }
+
+    // ------------------------------------------------------------ types
+
+    /// Resolves a written type.
+    pub(crate) fn resolve_type(&mut self, t: &ast::Type) -> TyId {
+        use ast::TypeKind as K;
+        match &t.kind {
+            K::Bool => TypeTable::BOOL,
+            K::Error => TypeTable::ERROR,
+            K::String => TypeTable::STRING,
+            K::Void => TypeTable::VOID,
+            K::MatchKind => TypeTable::MATCH_KIND,
+            K::InfInt => TypeTable::INF_INT,
+            K::DontCare => TypeTable::DONT_CARE,
+            K::Bit(w) => match self.width(w, false) {
+                Some(w) => self.types().bits(w, false),
+                None => TypeTable::UNKNOWN,
+            },
+            K::Int(w) => match self.width(w, true) {
+                Some(w) => self.types().bits(w, true),
+                None => TypeTable::UNKNOWN,
+            },
+            K::Varbit(w) => match self.width(w, false) {
+                Some(max) => self.types().intern(Ty::Varbit { max }),
+                None => TypeTable::UNKNOWN,
+            },
+            K::Stack { elem, size } => {
+                let elem_ty = self.resolve_type(elem);
+                let size = self.const_u64(size, "a header stack size");
+                if !matches!(self.ty(elem_ty), Ty::Unknown)
+                    && !self.prog.types.is_header(elem_ty)
+                    && !self.prog.types.is_union(elem_ty)
+                {
+                    let shown = self.show(elem_ty);
+                    self.error(
+                        Code::BadTypeArgument,
+                        elem.span,
+                        format!("a header stack's elements must be headers or header unions, not `{shown}`"),
+                    );
+                }
+                match size {
+                    Some(size) => self.types().intern(Ty::Stack {
+                        elem: elem_ty,
+                        size: size as u32,
+                    }),
+                    None => TypeTable::UNKNOWN,
+                }
+            }
+            K::Tuple(items) => {
+                let items = items.iter().map(|i| self.resolve_type(i)).collect();
+                self.types().intern(Ty::Tuple(items))
+            }
+            K::List(elem) => {
+                let e = self.resolve_type(elem);
+                self.types().intern(Ty::List(e))
+            }
+            K::Named { path, args } => self.resolve_named_type(path, args, t.span),
+        }
+    }
+
+    fn resolve_named_type(&mut self, path: &ast::Path, args: &[ast::Type], span: Span) -> TyId {
+        let Some(binding) = self.lookup_path(path).cloned() else {
+            self.error(
+                Code::UndeclaredName,
+                path.name.span,
+                format!("type `{}` is not declared", path.name.name),
+            );
+            return TypeTable::UNKNOWN;
+        };
+        let arg_tys: Vec<TyId> = args.iter().map(|a| self.resolve_type(a)).collect();
+        match binding {
+            Binding::Type(ty) => {
+                if !arg_tys.is_empty() {
+                    self.error(
+                        Code::ArgumentCount,
+                        span,
+                        format!("type `{}` takes no type arguments", path.name.name),
+                    );
+                }
+                ty
+            }
+            Binding::GenericStruct(idx) => self.specialize_struct(idx, &arg_tys, span),
+            Binding::Extern(idx) => {
+                let (name, n) = {
+                    let e = &self.externs[idx as usize];
+                    (e.name.clone(), e.type_params.len())
+                };
+                let args = self.check_type_arg_count(&name, n, arg_tys, span);
+                self.types().intern(Ty::Extern {
+                    decl: idx,
+                    name,
+                    args,
+                })
+            }
+            Binding::Block(idx) => {
+                let (name, n) = {
+                    let b = &self.blocks[idx as usize];
+                    (b.name.clone(), b.type_params.len())
+                };
+                let args = self.check_type_arg_count(&name, n, arg_tys, span);
+                self.types().intern(Ty::Block {
+                    decl: idx,
+                    name,
+                    args,
+                })
+            }
+            other => {
+                self.error(
+                    Code::NotAType,
+                    path.name.span,
+                    format!("`{}` is {}, not a type", path.name.name, other.describe()),
+                );
+                TypeTable::UNKNOWN
+            }
+        }
+    }
+
+    /// Type arguments of a generic extern or block used as a type: either
+    /// all given, or none (to be inferred where it is constructed).
+    fn check_type_arg_count(
+        &mut self,
+        name: &str,
+        expected: usize,
+        args: Vec<TyId>,
+        span: Span,
+    ) -> Vec<TyId> {
+        if args.is_empty() || args.len() == expected {
+            return args;
+        }
+        self.error(
+            Code::ArgumentCount,
+            span,
+            format!(
+                "`{name}` takes {expected} type argument(s), {} given",
+                args.len()
+            ),
+        );
+        Vec::new()
+    }
+
+    /// A width `W` in `bit<W>`: a compile-time non-negative integer
+    /// (`int<W>` needs at least 1).
+    fn width(&mut self, w: &ast::Expr, signed: bool) -> Option<u32> {
+        let v = self.const_u64(w, "a width")?;
+        if signed && v == 0 {
+            self.error(
+                Code::BadTypeArgument,
+                w.span,
+                "`int<0>` is not a type: a signed integer needs at least 1 bit",
+            );
+            return None;
+        }
+        if v > (1 << 24) {
+            self.error(
+                Code::BadTypeArgument,
+                w.span,
+                format!("width {v} is too large"),
+            );
+            return None;
+        }
+        Some(v as u32)
+    }
+
+    /// Evaluates `e` as a compile-time non-negative integer.
+    pub(crate) fn const_u64(&mut self, e: &ast::Expr, what: &str) -> Option<u64> {
+        let t = self.expr(e, None);
+        match &t.kind {
+            ir::ExprKind::Const(ir::Value::Int(v)) => {
+                use num_traits::ToPrimitive;
+                match v.to_u64() {
+                    Some(x) => Some(x),
+                    None => {
+                        self.error(
+                            Code::BadTypeArgument,
+                            e.span,
+                            format!("{what} must be a non-negative integer"),
+                        );
+                        None
+                    }
+                }
+            }
+            _ if t.ty == TypeTable::UNKNOWN => None,
+            _ => {
+                self.error(
+                    Code::NotConstant,
+                    e.span,
+                    format!("{what} must be a compile-time constant"),
+                );
+                None
+            }
+        }
+    }
+
+    /// A specialisation of a generic struct, header or union.
+    fn specialize_struct(&mut self, idx: u32, args: &[TyId], span: Span) -> TyId {
+        let decl = self.generic_structs[idx as usize].clone();
+        if args.len() != decl.type_params.len() {
+            self.error(
+                Code::ArgumentCount,
+                span,
+                format!(
+                    "`{}` takes {} type argument(s), {} given",
+                    decl.name.name,
+                    decl.type_params.len(),
+                    args.len()
+                ),
+            );
+            return TypeTable::UNKNOWN;
+        }
+        if let Some(&t) = self.generic_struct_cache.get(&(idx, args.to_vec())) {
+            return t;
+        }
+        let kind = self.generic_struct_kind(idx);
+        let shown: Vec<String> = args.iter().map(|a| self.show(*a)).collect();
+        let name = format!("{}<{}>", decl.name.name, shown.join(", "));
+        let ty = self.scoped(|c| {
+            for (p, a) in decl.type_params.iter().zip(args) {
+                c.declare_str(&p.name, Binding::Type(*a));
+            }
+            c.struct_type(kind, &name, &decl)
+        });
+        self.generic_struct_cache.insert((idx, args.to_vec()), ty);
+        ty
+    }
+
+    /// True if `ty` is the `Unknown` type (an error was already reported).
+    pub(crate) fn is_unknown(&self, ty: TyId) -> bool {
+        ty == TypeTable::UNKNOWN
+    }
+}

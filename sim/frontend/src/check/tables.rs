@@ -1,0 +1,512 @@
+//! Tables: keys, action lists, default actions, entries and the other
+//! properties (size, implementation, direct counters and meters).
+
+use super::calls::const_u64_of;
+use super::exprs::const_int;
+use super::{Binding, Checker};
+use crate::ast::{self, TablePropKind};
+use crate::diag::Code;
+use crate::ir::{self, Direction, ExprKind};
+use crate::source::Span;
+use crate::types::{Ty, TyId, TypeTable};
+
+impl Checker<'_> {
+    pub(crate) fn table_decl(&mut self, t: &ast::TableDecl, span: Span) -> ir::TableId {
+        let mut table = ir::Table {
+            name: t.name.name.clone(),
+            control_plane_name: self.control_plane_name(&t.name.name, &t.annotations),
+            keys: Vec::new(),
+            actions: Vec::new(),
+            default_action: None,
+            default_is_const: false,
+            entries: Vec::new(),
+            entries_const: false,
+            size: None,
+            implementation: None,
+            direct_counter: None,
+            direct_meter: None,
+            support_timeout: false,
+            annotations: t.annotations.clone(),
+            span,
+        };
+        let mut seen: Vec<String> = Vec::new();
+        let mut has_actions = false;
+        // Keys and actions first: entries and default_action refer to them.
+        let order = |p: &ast::TableProp| match p.kind {
+            TablePropKind::Key(_) => 0,
+            TablePropKind::Actions(_) => 1,
+            _ => 2,
+        };
+        let mut props: Vec<&ast::TableProp> = t.props.iter().collect();
+        props.sort_by_key(|p| order(p));
+        for p in props {
+            let pname = match &p.kind {
+                TablePropKind::Key(_) => "key".to_string(),
+                TablePropKind::Actions(_) => "actions".to_string(),
+                TablePropKind::Entries(_) => "entries".to_string(),
+                TablePropKind::Other { name, .. } => name.name.clone(),
+            };
+            if seen.contains(&pname) {
+                self.error(
+                    Code::BadTableProperty,
+                    p.span,
+                    format!("table property `{pname}` is given twice"),
+                );
+                continue;
+            }
+            seen.push(pname.clone());
+            match &p.kind {
+                TablePropKind::Key(keys) => {
+                    for k in keys {
+                        if let Some(key) = self.table_key(k) {
+                            table.keys.push(key);
+                        }
+                    }
+                }
+                TablePropKind::Actions(refs) => {
+                    has_actions = true;
+                    for r in refs {
+                        if let Some(a) = self.action_list_item(r) {
+                            if table.actions.iter().any(|x| x.action == a.action) {
+                                self.error(
+                                    Code::BadTableProperty,
+                                    r.span,
+                                    format!("action `{}` is listed twice", r.name.name.name),
+                                );
+                                continue;
+                            }
+                            table.actions.push(a);
+                        }
+                    }
+                }
+                TablePropKind::Entries(entries) => {
+                    table.entries_const = p.is_const;
+                    for e in entries {
+                        if let Some(entry) = self.table_entry(e, &table, p.is_const) {
+                            table.entries.push(entry);
+                        }
+                    }
+                }
+                TablePropKind::Other { name, value } => {
+                    self.other_property(&mut table, name, value, p.is_const)
+                }
+            }
+        }
+        if !has_actions {
+            self.error(
+                Code::BadTableProperty,
+                t.name.span,
+                format!("table `{}` has no `actions` property", t.name.name),
+            );
+        }
+        let id = ir::TableId(self.prog.tables.len() as u32);
+        self.prog.tables.push(table);
+        self.declare(&t.name, Binding::Table(id));
+        id
+    }
+
+    fn table_key(&mut self, k: &ast::KeyElement) -> Option<ir::TableKey> {
+        let e = self.expr(&k.expr, None);
+        let mk_name = &k.match_kind.name;
+        let known = matches!(self.lookup(mk_name), Some(Binding::MatchKind(_)));
+        if !known {
+            self.error(
+                Code::BadMatchKind,
+                k.match_kind.span,
+                format!("`{mk_name}` is not a declared match kind"),
+            );
+            return None;
+        }
+        let ok_type = matches!(
+            self.ty(e.ty),
+            Ty::Bits { .. }
+                | Ty::Bool
+                | Ty::Error
+                | Ty::Enum(_)
+                | Ty::NewType { .. }
+                | Ty::Unknown
+                | Ty::Varbit { .. }
+        );
+        if !ok_type {
+            let shown = self.show(e.ty);
+            self.error(
+                Code::TypeMismatch,
+                k.expr.span,
+                format!("a table key must be a bit-string, bool, enum or error, not `{shown}`"),
+            );
+        }
+        let name = ast::find_annotation(&k.annotations, "name")
+            .and_then(|a| match a.single_expr() {
+                Some(ast::Expr {
+                    kind: ast::ExprKind::Str(s),
+                    ..
+                }) => Some(s.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| key_name(&k.expr));
+        Some(ir::TableKey {
+            expr: e,
+            match_kind: mk_name.clone(),
+            name,
+        })
+    }
+
+    fn resolve_action(&mut self, path: &ast::Path) -> Option<ir::ActionId> {
+        match self.lookup_path(path).cloned() {
+            Some(Binding::Action(id)) => Some(id),
+            Some(other) => {
+                self.error(
+                    Code::WrongKindOfName,
+                    path.name.span,
+                    format!(
+                        "`{}` is {}, not an action",
+                        path.name.name,
+                        other.describe()
+                    ),
+                );
+                None
+            }
+            None => {
+                self.error(
+                    Code::UndeclaredName,
+                    path.name.span,
+                    format!("action `{}` is not declared", path.name.name),
+                );
+                None
+            }
+        }
+    }
+
+    /// An item of `actions = { ... }`: directional parameters bound here.
+    fn action_list_item(&mut self, r: &ast::ActionRef) -> Option<ir::ActionCall> {
+        let id = self.resolve_action(&r.name)?;
+        let params = self.action_sigs[id.0 as usize].clone();
+        let directional = params
+            .iter()
+            .take_while(|p| p.dir != Direction::None)
+            .count();
+        let given = r.args.as_ref().map_or(0, Vec::len);
+        if given != directional {
+            let name = &r.name.name.name;
+            let msg = if given < directional {
+                format!(
+                    "action `{name}` has {directional} directional parameter(s); bind them here, e.g. `{name}(...)`"
+                )
+            } else {
+                format!(
+                    "action `{name}` takes {directional} data-plane argument(s) here; its other parameters are set by the control plane"
+                )
+            };
+            self.error(Code::ActionArguments, r.span, msg);
+            return None;
+        }
+        let mut args: Vec<Option<ir::Expr>> = Vec::with_capacity(params.len());
+        for (p, a) in params.iter().zip(r.args.iter().flatten()) {
+            let v = self.expr_as(&a.value, p.ty);
+            if matches!(p.dir, Direction::Out | Direction::InOut)
+                && let Some(why) = self.not_assignable(&v)
+            {
+                self.error(
+                    Code::NotAnLValue,
+                    a.value.span,
+                    format!("parameter `{}` is `{}`: {why}", p.name, p.dir.as_str()),
+                );
+            }
+            args.push(Some(v));
+        }
+        args.resize(params.len(), None);
+        Some(ir::ActionCall {
+            action: id,
+            args,
+            default_only: ast::find_annotation(&r.annotations, "defaultonly").is_some(),
+            table_only: ast::find_annotation(&r.annotations, "tableonly").is_some(),
+        })
+    }
+
+    /// An action with control-plane arguments (`default_action`, entries):
+    /// must be in the table's list; every directionless parameter needs a
+    /// constant argument; directional ones repeat the list's binding.
+    fn bound_action(&mut self, e: &ast::Expr, table: &ir::Table) -> Option<ir::ActionCall> {
+        let (path, args): (&ast::Path, &[ast::Arg]) = match &e.kind {
+            ast::ExprKind::Name(p) => (p, &[]),
+            ast::ExprKind::Call { callee, args, .. } => match &callee.kind {
+                ast::ExprKind::Name(p) => (p, args.as_slice()),
+                _ => {
+                    self.error(Code::BadTableProperty, e.span, "expected an action call");
+                    return None;
+                }
+            },
+            _ => {
+                self.error(Code::BadTableProperty, e.span, "expected an action call");
+                return None;
+            }
+        };
+        self.bound_action_parts(path, Some(args), e.span, table)
+    }
+
+    fn bound_action_parts(
+        &mut self,
+        path: &ast::Path,
+        args: Option<&[ast::Arg]>,
+        span: Span,
+        table: &ir::Table,
+    ) -> Option<ir::ActionCall> {
+        let id = self.resolve_action(path)?;
+        let Some(listed) = table.actions.iter().find(|a| a.action == id).cloned() else {
+            self.error(
+                Code::ActionNotInTable,
+                span,
+                format!(
+                    "action `{}` is not in the `actions` list of table `{}`",
+                    path.name.name, table.name
+                ),
+            );
+            return None;
+        };
+        let params = self.action_sigs[id.0 as usize].clone();
+        let args = args.unwrap_or(&[]);
+        let directional = params
+            .iter()
+            .take_while(|p| p.dir != Direction::None)
+            .count();
+        let cp_params = params.len() - directional;
+        let (skip, ok) = if args.len() == params.len() {
+            (0, true)
+        } else if args.len() == cp_params {
+            (directional, true)
+        } else {
+            (0, false)
+        };
+        if !ok {
+            self.error(
+                Code::ActionArguments,
+                span,
+                format!(
+                    "action `{}` needs {cp_params} control-plane argument(s) here, {} given",
+                    path.name.name,
+                    args.len()
+                ),
+            );
+            return None;
+        }
+        let mut out = listed.args.clone();
+        for (i, a) in args.iter().enumerate() {
+            let p = &params[skip + i];
+            let v = self.expr_as(&a.value, p.ty);
+            if p.dir == Direction::None
+                && !matches!(v.kind, ExprKind::Const(_))
+                && !self.is_unknown(v.ty)
+            {
+                self.error(
+                    Code::NotConstant,
+                    a.value.span,
+                    format!(
+                        "the argument for `{}` must be a compile-time constant",
+                        p.name
+                    ),
+                );
+            }
+            if p.dir == Direction::None {
+                out[skip + i] = Some(v);
+            }
+        }
+        Some(ir::ActionCall {
+            args: out,
+            ..listed
+        })
+    }
+
+    fn table_entry(
+        &mut self,
+        e: &ast::Entry,
+        table: &ir::Table,
+        all_const: bool,
+    ) -> Option<ir::TableEntry> {
+        let key_tys: Vec<TyId> = table.keys.iter().map(|k| k.expr.ty).collect();
+        let items: Vec<&ast::Expr> = match &e.keyset.kind {
+            ast::ExprKind::KeysetTuple(items) => items.iter().collect(),
+            _ => vec![&e.keyset],
+        };
+        let keys = if items.len() == 1
+            && key_tys.len() != 1
+            && matches!(
+                items[0].kind,
+                ast::ExprKind::Default | ast::ExprKind::DontCare
+            ) {
+            key_tys.iter().map(|t| self.keyset(items[0], *t)).collect()
+        } else if items.len() != key_tys.len() {
+            self.error(
+                Code::ArgumentCount,
+                e.keyset.span,
+                format!(
+                    "table `{}` has {} key field(s), but this entry gives {}",
+                    table.name,
+                    key_tys.len(),
+                    items.len()
+                ),
+            );
+            return None;
+        } else {
+            items
+                .iter()
+                .zip(&key_tys)
+                .map(|(k, t)| self.keyset(k, *t))
+                .collect()
+        };
+        let action = self.bound_action_parts(
+            &e.action.name,
+            e.action.args.as_deref(),
+            e.action.span,
+            table,
+        )?;
+        let priority = match &e.priority {
+            Some(p) => {
+                let v = self.expr(p, None);
+                match const_int(&v) {
+                    Some(x) => Some(x.clone()),
+                    None => {
+                        self.error(
+                            Code::NotConstant,
+                            p.span,
+                            "an entry priority must be a compile-time constant",
+                        );
+                        None
+                    }
+                }
+            }
+            None => ast::find_annotation(&e.annotations, "priority")
+                .and_then(|a| a.single_expr().cloned())
+                .and_then(|x| const_int(&self.expr(&x, None)).cloned()),
+        };
+        Some(ir::TableEntry {
+            keys,
+            action,
+            priority,
+            is_const: all_const || e.is_const,
+        })
+    }
+
+    /// A keyset (select case or table entry) matched against a key of type
+    /// `key_ty`: constants, masks, ranges, `default`/`_`, value sets.
+    pub(crate) fn keyset(&mut self, e: &ast::Expr, key_ty: TyId) -> ir::Expr {
+        let span = e.span;
+        let set_ty = self.types().intern(Ty::Set(key_ty));
+        let mk = super::exprs::mk;
+        match &e.kind {
+            ast::ExprKind::Default => mk(set_ty, ExprKind::Default, span),
+            ast::ExprKind::DontCare => mk(set_ty, ExprKind::DontCare, span),
+            ast::ExprKind::Mask(v, m) => {
+                let v = self.const_key(v, key_ty);
+                let m = self.const_key(m, key_ty);
+                mk(set_ty, ExprKind::Mask(Box::new(v), Box::new(m)), span)
+            }
+            ast::ExprKind::Range(lo, hi) => {
+                let lo = self.const_key(lo, key_ty);
+                let hi = self.const_key(hi, key_ty);
+                mk(set_ty, ExprKind::Range(Box::new(lo), Box::new(hi)), span)
+            }
+            ast::ExprKind::Name(path)
+                if matches!(self.lookup_path(path), Some(Binding::ValueSet(_))) =>
+            {
+                let v = self.expr(e, None);
+                if let Ty::Set(elem) = self.ty(v.ty).clone()
+                    && !self.is_unknown(key_ty)
+                    && elem != key_ty
+                    && !self.convertible(elem, key_ty)
+                {
+                    let (a, b) = (self.show(elem), self.show(key_ty));
+                    self.error(
+                        Code::TypeMismatch,
+                        span,
+                        format!("value set of `{a}` used for a key of type `{b}`"),
+                    );
+                }
+                v
+            }
+            _ => self.const_key(e, key_ty),
+        }
+    }
+
+    fn const_key(&mut self, e: &ast::Expr, key_ty: TyId) -> ir::Expr {
+        let v = self.expr_as(e, key_ty);
+        if !matches!(v.kind, ExprKind::Const(_))
+            && !self.is_unknown(v.ty)
+            && v.ty != TypeTable::DONT_CARE
+        {
+            self.error(
+                Code::NotConstant,
+                e.span,
+                "a keyset value must be a compile-time constant",
+            );
+        }
+        v
+    }
+
+    fn other_property(
+        &mut self,
+        table: &mut ir::Table,
+        name: &ast::Ident,
+        value: &ast::Expr,
+        is_const: bool,
+    ) {
+        match name.name.as_str() {
+            "default_action" => {
+                table.default_is_const = is_const;
+                table.default_action = self.bound_action(value, table);
+            }
+            "size" => {
+                let v = self.expr(value, None);
+                match const_u64_of(&v) {
+                    Some(n) => table.size = Some(n),
+                    None if self.is_unknown(v.ty) => {}
+                    None => self.error(
+                        Code::NotConstant,
+                        value.span,
+                        "a table's `size` must be a non-negative integer constant",
+                    ),
+                }
+            }
+            "implementation" | "counters" | "meters" => {
+                let v = self.expr(value, None);
+                let inst = match v.kind {
+                    ExprKind::Instance(id) => Some(id),
+                    _ if self.is_unknown(v.ty) => None,
+                    _ => {
+                        self.error(
+                            Code::BadTableProperty,
+                            value.span,
+                            format!("`{}` must name an extern instance", name.name),
+                        );
+                        None
+                    }
+                };
+                match name.name.as_str() {
+                    "implementation" => table.implementation = inst,
+                    "counters" => table.direct_counter = inst,
+                    _ => table.direct_meter = inst,
+                }
+            }
+            "support_timeout" => {
+                let v = self.expr(value, Some(TypeTable::BOOL));
+                table.support_timeout = matches!(v.kind, ExprKind::Const(ir::Value::Bool(true)));
+            }
+            _ => {
+                let _ = self.expr(value, None);
+            }
+        }
+    }
+}
+
+/// The default control-plane name of a key: its expression as written.
+fn key_name(e: &ast::Expr) -> String {
+    use ast::ExprKind as K;
+    match &e.kind {
+        K::Name(p) => format!("{}{}", if p.global { "." } else { "" }, p.name.name),
+        K::Member(b, m) => format!("{}.{}", key_name(b), m.name),
+        K::Index(b, i) => format!("{}[{}]", key_name(b), key_name(i)),
+        K::Slice(b, h, l) => format!("{}[{}:{}]", key_name(b), key_name(h), key_name(l)),
+        K::Int(lit) => lit.value.to_string(),
+        K::Call { callee, args, .. } if args.is_empty() => format!("{}()", key_name(callee)),
+        _ => "key".to_string(),
+    }
+}

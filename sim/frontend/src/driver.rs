@@ -1,0 +1,113 @@
+//! The front end as one call: preprocess, lex, parse, check.
+//!
+//! ```
+//! use janus_p4::driver::{compile_source, Options};
+//! let c = compile_source("t.p4", "const bit<8> X = 1;".into(), &Options::default());
+//! assert!(!c.has_errors());
+//! ```
+
+use crate::ast;
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::ir;
+use crate::preprocess::{self, PreprocessConfig};
+use crate::source::{FileId, SourceMap};
+use std::path::{Path, PathBuf};
+
+/// Front-end options.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// `-I` include directories.
+    pub include_dirs: Vec<PathBuf>,
+    /// `-D NAME[=VALUE]` macro definitions.
+    pub defines: Vec<(String, Option<String>)>,
+}
+
+/// Everything one run of the front end produced.
+#[derive(Debug)]
+pub struct Compilation {
+    pub sources: SourceMap,
+    pub root: FileId,
+    pub diagnostics: Diagnostics,
+    /// The preprocessed translation unit.
+    pub preprocessed: String,
+    /// The parsed program (present even with errors, as far as it parsed).
+    pub ast: Option<ast::Program>,
+    /// The checked program; only present when parsing succeeded.
+    pub ir: Option<ir::Program>,
+}
+
+impl Compilation {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.has_errors()
+    }
+
+    /// All diagnostics rendered with source snippets.
+    pub fn render(&self, color: bool) -> String {
+        self.diagnostics.render(&self.sources, color)
+    }
+
+    /// The IR if the program is free of errors.
+    pub fn program(&self) -> Option<&ir::Program> {
+        if self.has_errors() {
+            None
+        } else {
+            self.ir.as_ref()
+        }
+    }
+}
+
+/// Compiles the file at `path`.
+pub fn compile_file(path: &Path, opts: &Options) -> std::io::Result<Compilation> {
+    let mut sources = SourceMap::new();
+    let root = sources.load(path)?;
+    Ok(run(sources, root, opts))
+}
+
+/// Compiles source text given in memory (`name` is used in messages and to
+/// resolve relative includes when it is a path).
+pub fn compile_source(name: &str, text: String, opts: &Options) -> Compilation {
+    let mut sources = SourceMap::new();
+    let path = Path::new(name);
+    let root = sources.add(name, path.parent().map(|_| path.to_path_buf()), text);
+    run(sources, root, opts)
+}
+
+fn run(mut sources: SourceMap, root: FileId, opts: &Options) -> Compilation {
+    let mut diagnostics = Diagnostics::new();
+    let config = PreprocessConfig {
+        include_dirs: opts.include_dirs.clone(),
+        defines: opts.defines.clone(),
+    };
+    let pp = preprocess::preprocess(&mut sources, root, &config, &mut diagnostics);
+    let (tokens, lex_errors) = crate::lexer::lex(&pp.text);
+    for e in lex_errors {
+        if let Some(at) = pp.map.resolve(e.span) {
+            diagnostics.push(e.into_diagnostic(at));
+        }
+    }
+    let (program, syntax_errors) = crate::parser::parse_program(&tokens, &pp.text);
+    for e in &syntax_errors {
+        let mut d = Diagnostic::error(Code::Syntax, e.message.clone());
+        if let Some(at) = pp.map.resolve(e.span) {
+            d = d.at(at, "");
+        }
+        diagnostics.push(d);
+    }
+    let ir = if diagnostics.has_errors() {
+        None
+    } else {
+        Some(crate::check::check_program(
+            &program,
+            &pp.map,
+            &mut diagnostics,
+        ))
+    };
+    Compilation {
+        sources,
+        root,
+        diagnostics,
+        preprocessed: pp.text,
+        ast: Some(program),
+        ir,
+    }
+}

@@ -1,0 +1,408 @@
+//! The checked, typed program: every name resolved to an id, every type
+//! interned, compile-time constants folded. The behavioural model executes
+//! this; P4Info is generated from it.
+
+use crate::source::Span;
+use crate::types::{TyId, TypeTable};
+use num_bigint::BigInt;
+
+/// Index of a variable, parameter or constructor parameter in [`Program::vars`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VarId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ActionId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TableId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FunctionId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct InstanceId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BlockId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ValueSetId(pub u32);
+
+/// A compile-time value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// An integer; for `bit<W>`/`int<W>` already reduced to the width.
+    Int(BigInt),
+    Bool(bool),
+    Str(String),
+    /// A member of `error`, by index in [`Program::errors`].
+    Error(u32),
+    /// A member of a (non-serializable) enum type, by index.
+    Enum(u32),
+    /// A member of `match_kind`, by index in [`Program::match_kinds`].
+    MatchKind(u32),
+    /// A list, tuple, struct or header value (fields in order).
+    List(Vec<Value>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    None,
+    In,
+    Out,
+    InOut,
+}
+
+impl Direction {
+    pub fn from_ast(d: crate::ast::Direction) -> Direction {
+        match d {
+            crate::ast::Direction::None => Direction::None,
+            crate::ast::Direction::In => Direction::In,
+            crate::ast::Direction::Out => Direction::Out,
+            crate::ast::Direction::InOut => Direction::InOut,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::None => "",
+            Direction::In => "in",
+            Direction::Out => "out",
+            Direction::InOut => "inout",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarKind {
+    Local,
+    Param(Direction),
+    /// A constructor parameter of a parser or control: bound per instance.
+    CtorParam,
+}
+
+#[derive(Clone, Debug)]
+pub struct Var {
+    pub name: String,
+    pub ty: TyId,
+    pub kind: VarKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Not,
+    BitNot,
+    Neg,
+}
+
+pub use crate::ast::BinOp;
+
+/// Methods that the language defines on headers, unions and stacks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BuiltinMethod {
+    IsValid,
+    SetValid,
+    SetInvalid,
+    PushFront,
+    PopFront,
+}
+
+/// What a call calls.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Callee {
+    Action(ActionId),
+    Function(FunctionId),
+    /// An extern function, by name and overload (parameter count).
+    ExternFunction {
+        name: String,
+        type_args: Vec<TyId>,
+    },
+    /// A method of an extern instance: `receiver.name(...)`.
+    ExternMethod {
+        receiver: Box<Expr>,
+        name: String,
+        type_args: Vec<TyId>,
+    },
+    Builtin {
+        receiver: Box<Expr>,
+        method: BuiltinMethod,
+    },
+    /// `t.apply()`
+    TableApply(TableId),
+    /// `inst.apply(...)` of a parser or control instance (the receiver is
+    /// an instance, or a constructor parameter holding one).
+    BlockApply(Box<Expr>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub ty: TyId,
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Const(Value),
+    Var(VarId),
+    /// An extern, parser or control instance used as a value (a receiver).
+    Instance(InstanceId),
+    Field(Box<Expr>, u32),
+    Index(Box<Expr>, Box<Expr>),
+    /// `e[hi:lo]`
+    Slice(Box<Expr>, u32, u32),
+    /// `stack.next`, `stack.last` (parsers), `stack.lastIndex`.
+    StackNext(Box<Expr>),
+    StackLast(Box<Expr>),
+    StackLastIndex(Box<Expr>),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
+    Cast(Box<Expr>),
+    /// A list, tuple, struct or header value built from parts, in field order.
+    List(Vec<Expr>),
+    Call(Callee, Vec<Option<Expr>>),
+    /// `t.apply().hit` / `.miss` / `.action_run`
+    TableHit(TableId),
+    TableMiss(TableId),
+    ActionRun(TableId),
+    /// Keysets.
+    Mask(Box<Expr>, Box<Expr>),
+    Range(Box<Expr>, Box<Expr>),
+    ValueSet(ValueSetId),
+    Default,
+    DontCare,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    Assign(Expr, Expr),
+    Call(Expr),
+    If(Expr, Vec<Stmt>, Vec<Stmt>),
+    Block(Vec<Stmt>),
+    Return(Option<Expr>),
+    Exit,
+    Break,
+    Continue,
+    /// Declares (and for locals, initialises) a variable.
+    Declare(VarId, Option<Expr>),
+    /// Switch on `t.apply().action_run` (labels are actions) or on a value
+    /// (labels are constants). `None` label = `default`. Fall-through labels
+    /// share the next body.
+    Switch(Expr, Vec<SwitchCase>),
+    /// `for (init; cond; update) body`
+    For {
+        init: Vec<Stmt>,
+        cond: Option<Expr>,
+        update: Vec<Stmt>,
+        body: Vec<Stmt>,
+    },
+    /// `for (x in collection) body`
+    ForIn {
+        var: VarId,
+        collection: Expr,
+        body: Vec<Stmt>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum SwitchLabel {
+    Action(ActionId),
+    Value(Value),
+    Default,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SwitchCase {
+    pub labels: Vec<SwitchLabel>,
+    pub body: Vec<Stmt>,
+}
+
+/// A control-plane-visible name: p4c's convention, `<block>.<local>`,
+/// `@name` overriding, a leading `.` making it global (and dropped).
+pub type ControlPlaneName = String;
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: String,
+    pub ty: TyId,
+    pub direction: Direction,
+    pub var: VarId,
+}
+
+#[derive(Clone, Debug)]
+pub struct Action {
+    pub name: String,
+    pub control_plane_name: ControlPlaneName,
+    pub params: Vec<Param>,
+    pub body: Vec<Stmt>,
+    pub annotations: Vec<crate::ast::Annotation>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    pub params: Vec<Param>,
+    pub ret: TyId,
+    pub body: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct TableKey {
+    pub expr: Expr,
+    pub match_kind: String,
+    /// The key's control-plane name: its `@name`, else the source text.
+    pub name: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct ActionCall {
+    pub action: ActionId,
+    /// Arguments for every parameter, in order (`None` where an argument is
+    /// left for the control plane).
+    pub args: Vec<Option<Expr>>,
+    /// `@defaultonly` / `@tableonly` annotations on the reference.
+    pub default_only: bool,
+    pub table_only: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct TableEntry {
+    pub keys: Vec<Expr>,
+    pub action: ActionCall,
+    pub priority: Option<BigInt>,
+    pub is_const: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub name: String,
+    pub control_plane_name: ControlPlaneName,
+    pub keys: Vec<TableKey>,
+    pub actions: Vec<ActionCall>,
+    pub default_action: Option<ActionCall>,
+    pub default_is_const: bool,
+    pub entries: Vec<TableEntry>,
+    pub entries_const: bool,
+    pub size: Option<u64>,
+    /// `implementation = ...`: an action profile or selector instance.
+    pub implementation: Option<InstanceId>,
+    pub direct_counter: Option<InstanceId>,
+    pub direct_meter: Option<InstanceId>,
+    pub support_timeout: bool,
+    pub annotations: Vec<crate::ast::Annotation>,
+    pub span: Span,
+}
+
+/// What an instance instantiates.
+#[derive(Clone, Debug)]
+pub enum InstanceOf {
+    Extern { name: String },
+    Block(BlockId),
+    Package { name: String },
+}
+
+#[derive(Clone, Debug)]
+pub struct Instance {
+    pub name: String,
+    pub control_plane_name: ControlPlaneName,
+    pub ty: TyId,
+    pub of: InstanceOf,
+    /// Constructor arguments (constant-folded where possible).
+    pub args: Vec<Expr>,
+    pub annotations: Vec<crate::ast::Annotation>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct ValueSet {
+    pub name: String,
+    pub control_plane_name: ControlPlaneName,
+    pub elem: TyId,
+    pub size: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct SelectCase {
+    pub keyset: Expr,
+    /// Target state index; `ACCEPT`/`REJECT` for the final states.
+    pub next: u32,
+}
+
+#[derive(Clone, Debug)]
+pub enum Transition {
+    Direct(u32),
+    Select(Vec<Expr>, Vec<SelectCase>),
+}
+
+#[derive(Clone, Debug)]
+pub struct ParserState {
+    pub name: String,
+    pub body: Vec<Stmt>,
+    pub transition: Transition,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockKind {
+    Parser,
+    Control,
+}
+
+/// A parser or control declaration.
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub kind: BlockKind,
+    pub name: String,
+    pub params: Vec<Param>,
+    pub ctor_params: Vec<Param>,
+    /// Local variable declarations (in order; initialisers run on apply).
+    pub locals: Vec<Stmt>,
+    pub instances: Vec<InstanceId>,
+    pub actions: Vec<ActionId>,
+    pub tables: Vec<TableId>,
+    pub value_sets: Vec<ValueSetId>,
+    /// Parser states; the start state is `states[0]`.
+    pub states: Vec<ParserState>,
+    /// The control's apply block.
+    pub apply: Vec<Stmt>,
+    pub span: Span,
+}
+
+impl ParserState {
+    pub const ACCEPT: u32 = u32::MAX;
+    pub const REJECT: u32 = u32::MAX - 1;
+}
+
+/// The checked program.
+#[derive(Debug, Default)]
+pub struct Program {
+    pub types: TypeTable,
+    pub errors: Vec<String>,
+    pub match_kinds: Vec<String>,
+    pub vars: Vec<Var>,
+    pub actions: Vec<Action>,
+    pub functions: Vec<Function>,
+    pub tables: Vec<Table>,
+    pub instances: Vec<Instance>,
+    pub blocks: Vec<Block>,
+    pub value_sets: Vec<ValueSet>,
+    /// The top-level `main` package instance, if the program has one.
+    pub main: Option<InstanceId>,
+    /// Headers marked `@controller_header("...")`: (annotation value, type).
+    pub controller_headers: Vec<(String, TyId)>,
+}
+
+impl Program {
+    pub fn var(&self, id: VarId) -> &Var {
+        &self.vars[id.0 as usize]
+    }
+}

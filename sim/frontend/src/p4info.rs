@@ -1,0 +1,816 @@
+//! P4Info (P4Runtime 1.5 `p4.config.v1.P4Info`) from a checked program,
+//! and its protobuf text format.
+//!
+//! Ids follow P4Runtime: the top byte is the resource prefix (0x01 actions,
+//! 0x02 tables, ...), the low 24 bits come from `@id` when given, else from
+//! a hash of the fully qualified name (stable across runs), probing on
+//! collision. Aliases are the shortest unique dotted suffix of each name.
+
+use crate::ast::{self, find_annotation};
+use crate::ir::{self, Callee, ExprKind, InstanceOf};
+use crate::types::{Ty, TyId, TypeTable};
+use std::collections::{BTreeMap, HashSet};
+use std::fmt::Write;
+
+/// P4Runtime id prefixes.
+pub mod prefix {
+    pub const ACTION: u8 = 0x01;
+    pub const TABLE: u8 = 0x02;
+    pub const VALUE_SET: u8 = 0x03;
+    pub const CONTROLLER_HEADER: u8 = 0x04;
+    pub const ACTION_PROFILE: u8 = 0x11;
+    pub const COUNTER: u8 = 0x12;
+    pub const DIRECT_COUNTER: u8 = 0x13;
+    pub const METER: u8 = 0x14;
+    pub const DIRECT_METER: u8 = 0x15;
+    pub const REGISTER: u8 = 0x16;
+    pub const DIGEST: u8 = 0x17;
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Preamble {
+    pub id: u32,
+    pub name: String,
+    pub alias: String,
+    pub annotations: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchField {
+    pub id: u32,
+    pub name: String,
+    pub bitwidth: u32,
+    /// EXACT, LPM, TERNARY, RANGE, OPTIONAL, or `other:<name>`.
+    pub match_type: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionRef {
+    pub id: u32,
+    /// TABLE_AND_DEFAULT, TABLE_ONLY or DEFAULT_ONLY.
+    pub scope: &'static str,
+    pub annotations: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    pub preamble: Preamble,
+    pub match_fields: Vec<MatchField>,
+    pub action_refs: Vec<ActionRef>,
+    pub const_default_action_id: Option<u32>,
+    pub implementation_id: Option<u32>,
+    pub direct_resource_ids: Vec<u32>,
+    pub size: u64,
+    pub idle_timeout: bool,
+    pub is_const_table: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Param {
+    pub id: u32,
+    pub name: String,
+    pub bitwidth: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Action {
+    pub preamble: Preamble,
+    pub params: Vec<Param>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionProfile {
+    pub preamble: Preamble,
+    pub table_ids: Vec<u32>,
+    pub with_selector: bool,
+    pub size: u64,
+}
+
+/// Counters, meters and registers: indexed arrays (or direct resources).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resource {
+    pub preamble: Preamble,
+    /// BYTES, PACKETS, BOTH (counters) or BYTES, PACKETS (meters); empty for registers.
+    pub unit: &'static str,
+    pub size: u64,
+    /// The table of a direct counter or meter.
+    pub direct_table_id: Option<u32>,
+    /// Registers: element width.
+    pub bitwidth: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ControllerHeader {
+    pub preamble: Preamble,
+    pub metadata: Vec<Param>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueSet {
+    pub preamble: Preamble,
+    pub fields: Vec<MatchField>,
+    pub size: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Digest {
+    pub preamble: Preamble,
+    /// The digested struct's fields: (name, width).
+    pub fields: Vec<(String, u32)>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct P4Info {
+    pub arch: String,
+    pub tables: Vec<Table>,
+    pub actions: Vec<Action>,
+    pub action_profiles: Vec<ActionProfile>,
+    pub counters: Vec<Resource>,
+    pub direct_counters: Vec<Resource>,
+    pub meters: Vec<Resource>,
+    pub direct_meters: Vec<Resource>,
+    pub registers: Vec<Resource>,
+    pub controller_packet_metadata: Vec<ControllerHeader>,
+    pub value_sets: Vec<ValueSet>,
+    pub digests: Vec<Digest>,
+}
+
+/// Allocates ids per resource kind.
+#[derive(Default)]
+struct Ids {
+    used: HashSet<u32>,
+}
+
+impl Ids {
+    fn alloc(&mut self, prefix: u8, name: &str, annotations: &[ast::Annotation]) -> u32 {
+        let base = (prefix as u32) << 24;
+        if let Some(v) = annotation_int(annotations, "id") {
+            let id = if v >> 24 == 0 { base | v } else { v };
+            if self.used.insert(id) {
+                return id;
+            }
+        }
+        let mut low = fnv1a(name) & 0x00FF_FFFF;
+        loop {
+            let id = base | low.max(1);
+            if self.used.insert(id) {
+                return id;
+            }
+            low = (low + 1) & 0x00FF_FFFF;
+        }
+    }
+}
+
+fn fnv1a(s: &str) -> u32 {
+    s.bytes().fold(0x811c_9dc5u32, |h, b| {
+        (h ^ b as u32).wrapping_mul(0x0100_0193)
+    })
+}
+
+fn annotation_int(annos: &[ast::Annotation], name: &str) -> Option<u32> {
+    let e = find_annotation(annos, name)?.single_expr()?;
+    match &e.kind {
+        ast::ExprKind::Int(lit) => u32::try_from(&lit.value).ok(),
+        _ => None,
+    }
+}
+
+fn annotation_strings(annos: &[ast::Annotation]) -> Vec<String> {
+    const HIDDEN: &[&str] = &["name", "id", "defaultonly", "tableonly"];
+    annos
+        .iter()
+        .filter(|a| !HIDDEN.contains(&a.name.name.as_str()))
+        .map(|a| match &a.body {
+            ast::AnnotationBody::Empty => format!("@{}", a.name.name),
+            ast::AnnotationBody::Unstructured {
+                exprs: Some(list), ..
+            } => {
+                let parts: Vec<String> = list.iter().map(crate::pretty::expr).collect();
+                format!("@{}({})", a.name.name, parts.join(", "))
+            }
+            _ => format!("@{}", a.name.name),
+        })
+        .collect()
+}
+
+fn width(types: &TypeTable, ty: TyId) -> u32 {
+    match types.get(ty) {
+        Ty::Bits { width, .. } => *width,
+        Ty::Bool => 1,
+        Ty::Varbit { max } => *max,
+        _ => types.underlying(ty).map_or(0, |u| width(types, u)),
+    }
+}
+
+fn match_type(kind: &str) -> String {
+    match kind {
+        "exact" => "EXACT".into(),
+        "lpm" => "LPM".into(),
+        "ternary" => "TERNARY".into(),
+        "range" => "RANGE".into(),
+        "optional" => "OPTIONAL".into(),
+        other => format!("other:{other}"),
+    }
+}
+
+/// Builds the P4Info of a checked program.
+pub fn build(p: &ir::Program) -> P4Info {
+    let mut ids = Ids::default();
+    let mut info = P4Info {
+        arch: p
+            .main
+            .map(|m| match &p.instances[m.0 as usize].of {
+                InstanceOf::Package { name } if name == "V1Switch" => "v1model".to_string(),
+                InstanceOf::Package { name } => name.clone(),
+                _ => String::new(),
+            })
+            .unwrap_or_default(),
+        ..P4Info::default()
+    };
+
+    // Actions used by tables, in declaration order.
+    let mut used_actions: Vec<ir::ActionId> = Vec::new();
+    for t in &p.tables {
+        for a in &t.actions {
+            if !used_actions.contains(&a.action) {
+                used_actions.push(a.action);
+            }
+        }
+    }
+    used_actions.sort_by_key(|a| a.0);
+    let mut action_ids: BTreeMap<u32, u32> = BTreeMap::new();
+    for a in &used_actions {
+        let act = &p.actions[a.0 as usize];
+        let id = ids.alloc(prefix::ACTION, &act.control_plane_name, &act.annotations);
+        action_ids.insert(a.0, id);
+        let params = act
+            .params
+            .iter()
+            .filter(|x| x.direction == ir::Direction::None)
+            .enumerate()
+            .map(|(i, x)| Param {
+                id: i as u32 + 1,
+                name: x.name.clone(),
+                bitwidth: width(&p.types, x.ty),
+            })
+            .collect();
+        info.actions.push(Action {
+            preamble: preamble(id, &act.control_plane_name, &act.annotations),
+            params,
+        });
+    }
+
+    // Tables.
+    let mut table_ids = Vec::new();
+    for t in &p.tables {
+        let id = ids.alloc(prefix::TABLE, &t.control_plane_name, &t.annotations);
+        table_ids.push(id);
+    }
+    for (t, &id) in p.tables.iter().zip(&table_ids) {
+        let match_fields = t
+            .keys
+            .iter()
+            .filter(|k| k.match_kind != "selector")
+            .enumerate()
+            .map(|(i, k)| MatchField {
+                id: i as u32 + 1,
+                name: k.name.clone(),
+                bitwidth: width(&p.types, k.expr.ty),
+                match_type: match_type(&k.match_kind),
+            })
+            .collect();
+        let action_refs = t
+            .actions
+            .iter()
+            .map(|a| ActionRef {
+                id: action_ids[&a.action.0],
+                scope: if a.default_only {
+                    "DEFAULT_ONLY"
+                } else if a.table_only {
+                    "TABLE_ONLY"
+                } else {
+                    "TABLE_AND_DEFAULT"
+                },
+                annotations: if a.default_only {
+                    vec!["@defaultonly".into()]
+                } else if a.table_only {
+                    vec!["@tableonly".into()]
+                } else {
+                    Vec::new()
+                },
+            })
+            .collect();
+        info.tables.push(Table {
+            preamble: preamble(id, &t.control_plane_name, &t.annotations),
+            match_fields,
+            action_refs,
+            const_default_action_id: t
+                .default_action
+                .as_ref()
+                .filter(|_| t.default_is_const)
+                .map(|a| action_ids[&a.action.0]),
+            implementation_id: None,
+            direct_resource_ids: Vec::new(),
+            size: t.size.unwrap_or(1024),
+            idle_timeout: t.support_timeout,
+            is_const_table: t.entries_const && !t.entries.is_empty(),
+        });
+    }
+
+    // Extern instances.
+    for (i, inst) in p.instances.iter().enumerate() {
+        let InstanceOf::Extern { name: ext } = &inst.of else {
+            continue;
+        };
+        let cp = &inst.control_plane_name;
+        let using_tables = |f: &dyn Fn(&ir::Table) -> Option<ir::InstanceId>| -> Vec<usize> {
+            p.tables
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| f(t) == Some(ir::InstanceId(i as u32)))
+                .map(|(k, _)| k)
+                .collect()
+        };
+        let arg = |k: usize| inst.args.get(k).and_then(const_value);
+        let unit_arg = |k: usize| match inst.args.get(k).map(|e| &e.kind) {
+            Some(ExprKind::Const(ir::Value::Enum(v))) => *v,
+            _ => 0,
+        };
+        match ext.as_str() {
+            "counter" | "meter" => {
+                let counter = ext == "counter";
+                let unit = unit_arg(1);
+                let id = ids.alloc(
+                    if counter {
+                        prefix::COUNTER
+                    } else {
+                        prefix::METER
+                    },
+                    cp,
+                    &inst.annotations,
+                );
+                let r = Resource {
+                    preamble: preamble(id, cp, &inst.annotations),
+                    unit: unit_name(counter, unit),
+                    size: arg(0).unwrap_or(0),
+                    direct_table_id: None,
+                    bitwidth: 0,
+                };
+                if counter {
+                    info.counters.push(r)
+                } else {
+                    info.meters.push(r)
+                }
+            }
+            "direct_counter" | "direct_meter" => {
+                let counter = ext == "direct_counter";
+                let tables = using_tables(&|t: &ir::Table| {
+                    if counter {
+                        t.direct_counter
+                    } else {
+                        t.direct_meter
+                    }
+                });
+                let id = ids.alloc(
+                    if counter {
+                        prefix::DIRECT_COUNTER
+                    } else {
+                        prefix::DIRECT_METER
+                    },
+                    cp,
+                    &inst.annotations,
+                );
+                let table = tables.first().map(|&k| table_ids[k]);
+                if let Some(&k) = tables.first() {
+                    info.tables[k].direct_resource_ids.push(id);
+                }
+                let r = Resource {
+                    preamble: preamble(id, cp, &inst.annotations),
+                    unit: unit_name(counter, unit_arg(0)),
+                    size: table
+                        .and_then(|_| tables.first().map(|&k| info.tables[k].size))
+                        .unwrap_or(0),
+                    direct_table_id: table,
+                    bitwidth: 0,
+                };
+                if counter {
+                    info.direct_counters.push(r)
+                } else {
+                    info.direct_meters.push(r)
+                }
+            }
+            "register" => {
+                let id = ids.alloc(prefix::REGISTER, cp, &inst.annotations);
+                let elem = match p.types.get(inst.ty) {
+                    Ty::Extern { args, .. } => args.first().map_or(0, |t| width(&p.types, *t)),
+                    _ => 0,
+                };
+                info.registers.push(Resource {
+                    preamble: preamble(id, cp, &inst.annotations),
+                    unit: "",
+                    size: arg(0).unwrap_or(0),
+                    direct_table_id: None,
+                    bitwidth: elem,
+                });
+            }
+            "action_profile" | "action_selector" => {
+                let with_selector = ext == "action_selector";
+                let id = ids.alloc(prefix::ACTION_PROFILE, cp, &inst.annotations);
+                let tables = using_tables(&|t: &ir::Table| t.implementation);
+                for &k in &tables {
+                    info.tables[k].implementation_id = Some(id);
+                }
+                info.action_profiles.push(ActionProfile {
+                    preamble: preamble(id, cp, &inst.annotations),
+                    table_ids: tables.iter().map(|&k| table_ids[k]).collect(),
+                    with_selector,
+                    size: arg(if with_selector { 1 } else { 0 }).unwrap_or(0),
+                });
+            }
+            _ => {}
+        }
+    }
+
+    // Controller packet metadata.
+    for (name, ty) in &p.controller_headers {
+        let id = ids.alloc(prefix::CONTROLLER_HEADER, name, &[]);
+        let metadata = p
+            .types
+            .struct_info(*ty)
+            .map(|s| {
+                s.fields
+                    .iter()
+                    .enumerate()
+                    .map(|(i, f)| Param {
+                        id: i as u32 + 1,
+                        name: f.name.clone(),
+                        bitwidth: width(&p.types, f.ty),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        info.controller_packet_metadata.push(ControllerHeader {
+            preamble: preamble(id, name, &[]),
+            metadata,
+        });
+    }
+
+    // Value sets.
+    for v in &p.value_sets {
+        let id = ids.alloc(prefix::VALUE_SET, &v.control_plane_name, &[]);
+        let fields = match p.types.struct_info(v.elem) {
+            Some(s) => s
+                .fields
+                .iter()
+                .enumerate()
+                .map(|(i, f)| MatchField {
+                    id: i as u32 + 1,
+                    name: f.name.clone(),
+                    bitwidth: width(&p.types, f.ty),
+                    match_type: "EXACT".into(),
+                })
+                .collect(),
+            None => vec![MatchField {
+                id: 1,
+                name: String::new(),
+                bitwidth: width(&p.types, v.elem),
+                match_type: "EXACT".into(),
+            }],
+        };
+        info.value_sets.push(ValueSet {
+            preamble: preamble(id, &v.control_plane_name, &[]),
+            fields,
+            size: v.size,
+        });
+    }
+
+    // Digests: one per digested type.
+    let mut digested: Vec<TyId> = Vec::new();
+    visit_calls(p, &mut |callee| {
+        if let Callee::ExternFunction { name, type_args } = callee
+            && name == "digest"
+            && let Some(&t) = type_args.first()
+            && !digested.contains(&t)
+        {
+            digested.push(t);
+        }
+    });
+    for t in digested {
+        let name = p.types.display(t);
+        let id = ids.alloc(prefix::DIGEST, &name, &[]);
+        let fields = p
+            .types
+            .struct_info(t)
+            .map(|s| {
+                s.fields
+                    .iter()
+                    .map(|f| (f.name.clone(), width(&p.types, f.ty)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        info.digests.push(Digest {
+            preamble: preamble(id, &name, &[]),
+            fields,
+        });
+    }
+
+    assign_aliases(&mut info);
+    info
+}
+
+fn unit_name(counter: bool, unit: u32) -> &'static str {
+    // CounterType { packets, bytes, packets_and_bytes }, MeterType { packets, bytes }.
+    match (counter, unit) {
+        (_, 0) => "PACKETS",
+        (_, 1) => "BYTES",
+        (true, _) => "BOTH",
+        (false, _) => "PACKETS",
+    }
+}
+
+fn const_value(e: &ir::Expr) -> Option<u64> {
+    match &e.kind {
+        ExprKind::Const(ir::Value::Int(v)) => u64::try_from(v).ok(),
+        _ => None,
+    }
+}
+
+fn preamble(id: u32, name: &str, annos: &[ast::Annotation]) -> Preamble {
+    Preamble {
+        id,
+        name: name.to_string(),
+        alias: name.to_string(),
+        annotations: annotation_strings(annos),
+    }
+}
+
+/// Calls every callee in every statement of the program.
+fn visit_calls(p: &ir::Program, f: &mut dyn FnMut(&Callee)) {
+    fn expr(e: &ir::Expr, f: &mut dyn FnMut(&Callee)) {
+        if let ExprKind::Call(c, args) = &e.kind {
+            f(c);
+            for a in args.iter().flatten() {
+                expr(a, f);
+            }
+        }
+    }
+    fn stmts(list: &[ir::Stmt], f: &mut dyn FnMut(&Callee)) {
+        for s in list {
+            match &s.kind {
+                ir::StmtKind::Call(e) | ir::StmtKind::Assign(_, e) => expr(e, f),
+                ir::StmtKind::If(_, a, b) => {
+                    stmts(a, f);
+                    stmts(b, f);
+                }
+                ir::StmtKind::Block(b) => stmts(b, f),
+                ir::StmtKind::Switch(_, cases) => cases.iter().for_each(|c| stmts(&c.body, f)),
+                ir::StmtKind::For {
+                    init, update, body, ..
+                } => {
+                    stmts(init, f);
+                    stmts(update, f);
+                    stmts(body, f);
+                }
+                ir::StmtKind::ForIn { body, .. } => stmts(body, f),
+                _ => {}
+            }
+        }
+    }
+    for a in &p.actions {
+        stmts(&a.body, f);
+    }
+    for func in &p.functions {
+        stmts(&func.body, f);
+    }
+    for b in &p.blocks {
+        stmts(&b.apply, f);
+        for st in &b.states {
+            stmts(&st.body, f);
+        }
+    }
+}
+
+/// Sets each alias to the shortest dotted suffix of its name that no other
+/// object's name ends with.
+fn assign_aliases(info: &mut P4Info) {
+    let mut preambles: Vec<&mut Preamble> = Vec::new();
+    preambles.extend(info.tables.iter_mut().map(|t| &mut t.preamble));
+    preambles.extend(info.actions.iter_mut().map(|t| &mut t.preamble));
+    preambles.extend(info.action_profiles.iter_mut().map(|t| &mut t.preamble));
+    for list in [
+        &mut info.counters,
+        &mut info.direct_counters,
+        &mut info.meters,
+        &mut info.direct_meters,
+        &mut info.registers,
+    ] {
+        preambles.extend(list.iter_mut().map(|t| &mut t.preamble));
+    }
+    preambles.extend(info.value_sets.iter_mut().map(|t| &mut t.preamble));
+    let names: Vec<String> = preambles.iter().map(|p| p.name.clone()).collect();
+    for p in preambles {
+        let parts: Vec<&str> = p.name.split('.').collect();
+        for k in 1..=parts.len() {
+            let suffix = parts[parts.len() - k..].join(".");
+            let clashes = names
+                .iter()
+                .filter(|n| **n == suffix || n.ends_with(&format!(".{suffix}")))
+                .count();
+            if clashes <= 1 {
+                p.alias = suffix;
+                break;
+            }
+        }
+    }
+}
+
+/// Renders P4Info in protobuf text format.
+pub fn to_text(info: &P4Info) -> String {
+    let mut w = String::new();
+    if !info.arch.is_empty() {
+        let _ = writeln!(w, "pkg_info {{\n  arch: {}\n}}", quote(&info.arch));
+    }
+    for t in &info.tables {
+        w.push_str("tables {\n");
+        write_preamble(&mut w, &t.preamble);
+        for m in &t.match_fields {
+            let _ = write!(
+                w,
+                "  match_fields {{\n    id: {}\n    name: {}\n    bitwidth: {}\n",
+                m.id,
+                quote(&m.name),
+                m.bitwidth
+            );
+            write_match_type(&mut w, &m.match_type, "    ");
+            w.push_str("  }\n");
+        }
+        for a in &t.action_refs {
+            let _ = writeln!(w, "  action_refs {{\n    id: {}", a.id);
+            for an in &a.annotations {
+                let _ = writeln!(w, "    annotations: {}", quote(an));
+            }
+            if a.scope != "TABLE_AND_DEFAULT" {
+                let _ = writeln!(w, "    scope: {}", a.scope);
+            }
+            w.push_str("  }\n");
+        }
+        if let Some(id) = t.const_default_action_id {
+            let _ = writeln!(w, "  const_default_action_id: {id}");
+        }
+        if let Some(id) = t.implementation_id {
+            let _ = writeln!(w, "  implementation_id: {id}");
+        }
+        for id in &t.direct_resource_ids {
+            let _ = writeln!(w, "  direct_resource_ids: {id}");
+        }
+        let _ = writeln!(w, "  size: {}", t.size);
+        if t.idle_timeout {
+            w.push_str("  idle_timeout_behavior: NOTIFY_CONTROL\n");
+        }
+        if t.is_const_table {
+            w.push_str("  is_const_table: true\n");
+        }
+        w.push_str("}\n");
+    }
+    for a in &info.actions {
+        w.push_str("actions {\n");
+        write_preamble(&mut w, &a.preamble);
+        for p in &a.params {
+            let _ = writeln!(
+                w,
+                "  params {{\n    id: {}\n    name: {}\n    bitwidth: {}\n  }}",
+                p.id,
+                quote(&p.name),
+                p.bitwidth
+            );
+        }
+        w.push_str("}\n");
+    }
+    for ap in &info.action_profiles {
+        w.push_str("action_profiles {\n");
+        write_preamble(&mut w, &ap.preamble);
+        for t in &ap.table_ids {
+            let _ = writeln!(w, "  table_ids: {t}");
+        }
+        if ap.with_selector {
+            w.push_str("  with_selector: true\n");
+        }
+        let _ = writeln!(w, "  size: {}\n}}", ap.size);
+    }
+    for (field, list) in [
+        ("counters", &info.counters),
+        ("direct_counters", &info.direct_counters),
+    ] {
+        for c in list {
+            let _ = writeln!(w, "{field} {{");
+            write_preamble(&mut w, &c.preamble);
+            let _ = writeln!(w, "  spec {{\n    unit: {}\n  }}", c.unit);
+            match c.direct_table_id {
+                Some(t) => drop(writeln!(w, "  direct_table_id: {t}")),
+                None => drop(writeln!(w, "  size: {}", c.size)),
+            }
+            w.push_str("}\n");
+        }
+    }
+    for (field, list) in [
+        ("meters", &info.meters),
+        ("direct_meters", &info.direct_meters),
+    ] {
+        for m in list {
+            let _ = writeln!(w, "{field} {{");
+            write_preamble(&mut w, &m.preamble);
+            let _ = writeln!(w, "  spec {{\n    unit: {}\n  }}", m.unit);
+            match m.direct_table_id {
+                Some(t) => drop(writeln!(w, "  direct_table_id: {t}")),
+                None => drop(writeln!(w, "  size: {}", m.size)),
+            }
+            w.push_str("}\n");
+        }
+    }
+    for h in &info.controller_packet_metadata {
+        w.push_str("controller_packet_metadata {\n");
+        write_preamble(&mut w, &h.preamble);
+        for m in &h.metadata {
+            let _ = writeln!(
+                w,
+                "  metadata {{\n    id: {}\n    name: {}\n    bitwidth: {}\n  }}",
+                m.id,
+                quote(&m.name),
+                m.bitwidth
+            );
+        }
+        w.push_str("}\n");
+    }
+    for v in &info.value_sets {
+        w.push_str("value_sets {\n");
+        write_preamble(&mut w, &v.preamble);
+        for m in &v.fields {
+            let _ = write!(
+                w,
+                "  match {{\n    id: {}\n    name: {}\n    bitwidth: {}\n",
+                m.id,
+                quote(&m.name),
+                m.bitwidth
+            );
+            write_match_type(&mut w, &m.match_type, "    ");
+            w.push_str("  }\n");
+        }
+        let _ = writeln!(w, "  size: {}\n}}", v.size);
+    }
+    for r in &info.registers {
+        w.push_str("registers {\n");
+        write_preamble(&mut w, &r.preamble);
+        let _ = writeln!(
+            w,
+            "  type_spec {{\n    bitstring {{\n      bit {{\n        bitwidth: {}\n      }}\n    }}\n  }}\n  size: {}\n}}",
+            r.bitwidth, r.size
+        );
+    }
+    for d in &info.digests {
+        w.push_str("digests {\n");
+        write_preamble(&mut w, &d.preamble);
+        let _ = writeln!(
+            w,
+            "  type_spec {{\n    struct {{\n      name: {}\n    }}\n  }}\n}}",
+            quote(&d.preamble.name)
+        );
+    }
+    w
+}
+
+fn write_preamble(w: &mut String, p: &Preamble) {
+    let _ = writeln!(
+        w,
+        "  preamble {{\n    id: {}\n    name: {}\n    alias: {}",
+        p.id,
+        quote(&p.name),
+        quote(&p.alias)
+    );
+    for a in &p.annotations {
+        let _ = writeln!(w, "    annotations: {}", quote(a));
+    }
+    w.push_str("  }\n");
+}
+
+fn write_match_type(w: &mut String, mt: &str, indent: &str) {
+    match mt.strip_prefix("other:") {
+        Some(other) => drop(writeln!(w, "{indent}other_match_type: {}", quote(other))),
+        None => drop(writeln!(w, "{indent}match_type: {mt}")),
+    }
+}
+
+/// A protobuf text-format string literal.
+fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

@@ -1,0 +1,4 @@
+//! Subcommand implementations.
+
+pub mod demo;
+pub mod p4;
