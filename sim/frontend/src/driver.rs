@@ -85,7 +85,15 @@ fn run(mut sources: SourceMap, root: FileId, opts: &Options) -> Compilation {
             diagnostics.push(e.into_diagnostic(at));
         }
     }
-    let (program, syntax_errors) = crate::parser::parse_program(&tokens, &pp.text);
+    let crate::parser::Parsed { program, errors: syntax_errors, annotations } = crate::parser::parse(&tokens, &pp.text);
+    for a in annotations.iter().filter(|a| !crate::annotations::is_known(&a.name)) {
+        if let Some(at) = pp.map.resolve(a.span) {
+            diagnostics.push(
+                Diagnostic::warning(Code::UnknownAnnotation, format!("unknown annotation `@{}` is kept but has no effect", a.name))
+                    .at(at, ""),
+            );
+        }
+    }
     for e in &syntax_errors {
         let mut d = Diagnostic::error(Code::Syntax, e.message.clone());
         if let Some(at) = pp.map.resolve(e.span) {

@@ -5,6 +5,8 @@
 pub const BUILTIN: &[(&str, &str)] = &[
     ("core.p4", include_str!("../../../p4/include/core.p4")),
     ("v1model.p4", include_str!("../../../p4/include/v1model.p4")),
+    ("psa.p4", include_str!("../../../p4/include/psa.p4")),
+    ("pna.p4", include_str!("../../../p4/include/pna.p4")),
 ];
 
 /// The text of the built-in include `name`, if there is one.

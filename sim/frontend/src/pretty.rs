@@ -214,12 +214,7 @@ fn expr_bare(e: &Expr) -> String {
             callee,
             type_args: targs,
             args: a,
-        } => format!(
-            "{}{}{}",
-            expr_at(callee, L_POSTFIX),
-            type_args(targs),
-            args(a)
-        ),
+        } => format!("{}{}{}", expr_at(callee, L_POSTFIX), type_args(targs), args(a)),
         ExprKind::Construct { ty: t, args: a } => format!("{}{}", ty(t), args(a)),
         ExprKind::Unary(op, x) => {
             let sym = match op {
@@ -356,7 +351,7 @@ fn list_with(items: &[Item], min: u8) -> String {
 fn item_text(items: &[Item], i: usize, min: u8, wrap: Option<(usize, usize)>) -> String {
     let (name, e) = items[i];
     let prefix = name.map(|n| format!("{} = ", n.name)).unwrap_or_default();
-    let guard = false && bare_lt(e) && items[i + 1..].iter().any(|(_, later)| has_gt(later));
+    let guard = bare_lt(e) && items[i + 1..].iter().any(|(_, later)| has_gt(later));
     let text = if guard && level(e) >= min {
         without_bare_lt(e)
     } else if let Some((depth, used)) = wrap {
@@ -678,10 +673,7 @@ impl Printer {
                 self.start_line();
                 let a = self.annos(annotations);
                 self.push(&a);
-                let t = t
-                    .as_ref()
-                    .map(|t| format!("{} ", ty(t)))
-                    .unwrap_or_default();
+                let t = t.as_ref().map(|t| format!("{} ", ty(t))).unwrap_or_default();
                 self.push(&format!(
                     "for ({t}{} in {})",
                     var.name,
@@ -785,10 +777,7 @@ impl Printer {
             Transition::Direct(p) => self.line(&format!("transition {};", path(p))),
             Transition::Select { keys, cases, .. } => {
                 self.start_line();
-                self.push(&format!(
-                    "transition select({}) ",
-                    expr_list(keys, L_TERNARY)
-                ));
+                self.push(&format!("transition select({}) ", expr_list(keys, L_TERNARY)));
                 if cases.is_empty() {
                     self.push("{}\n");
                     return;
@@ -848,11 +837,7 @@ impl Printer {
             DeclKind::Struct(s) => self.struct_like("struct", s),
             DeclKind::Enum(e) => {
                 let a = self.annos(&e.annotations);
-                let repr = e
-                    .repr
-                    .as_ref()
-                    .map(|t| format!("{} ", ty(t)))
-                    .unwrap_or_default();
+                let repr = e.repr.as_ref().map(|t| format!("{} ", ty(t))).unwrap_or_default();
                 let members: Vec<String> = e
                     .members
                     .iter()
@@ -876,11 +861,7 @@ impl Printer {
             DeclKind::ExternObject(e) => {
                 let a = self.annos(&e.annotations);
                 self.start_line();
-                self.push(&format!(
-                    "{a}extern {}{} ",
-                    e.name.name,
-                    type_params(&e.type_params)
-                ));
+                self.push(&format!("{a}extern {}{} ", e.name.name, type_params(&e.type_params)));
                 if e.methods.is_empty() {
                     self.push("{}\n");
                     return;
@@ -890,16 +871,9 @@ impl Printer {
                     for m in &e.methods {
                         let a = p.annos(&m.annotations);
                         let abs = if m.is_abstract { "abstract " } else { "" };
-                        let ret = m
-                            .ret
-                            .as_ref()
-                            .map(|t| format!("{} ", ty(t)))
-                            .unwrap_or_default();
-                        let head = format!(
-                            "{a}{abs}{ret}{}{}",
-                            m.name.name,
-                            type_params(&m.type_params)
-                        );
+                        let ret = m.ret.as_ref().map(|t| format!("{} ", ty(t))).unwrap_or_default();
+                        let head =
+                            format!("{a}{abs}{ret}{}{}", m.name.name, type_params(&m.type_params));
                         let params = p.params(&head, &m.params);
                         p.line(&format!("{head}{params};"));
                     }
@@ -985,11 +959,7 @@ impl Printer {
                 let a = self.annos(&i.annotations);
                 let head = format!("{a}{}", ty(&i.ty));
                 let used = head.len() + i.name.name.len() + 2;
-                let text = format!(
-                    "{head}{} {}",
-                    args_wrapped(&i.args, self.depth, used),
-                    i.name.name
-                );
+                let text = format!("{head}{} {}", args_wrapped(&i.args, self.depth, used), i.name.name);
                 match &i.init {
                     None => self.line(&format!("{text};")),
                     Some(ds) => {
@@ -1021,11 +991,7 @@ impl Printer {
     fn struct_like(&mut self, kw: &str, s: &StructDecl) {
         let a = self.annos(&s.annotations);
         self.start_line();
-        self.push(&format!(
-            "{a}{kw} {}{} ",
-            s.name.name,
-            type_params(&s.type_params)
-        ));
+        self.push(&format!("{a}{kw} {}{} ", s.name.name, type_params(&s.type_params)));
         if s.fields.is_empty() {
             self.push("{}\n");
             return;
@@ -1069,7 +1035,9 @@ impl Printer {
         let texts: Vec<String> = params.iter().map(|p| param(p, &inner)).collect();
         let one = format!("({})", texts.join(", "));
         let last_line = head.rsplit('\n').next().unwrap_or(head);
-        if self.depth * INDENT.len() + last_line.len() + one.len() <= MAX_WIDTH || texts.len() < 2 {
+        if self.depth * INDENT.len() + last_line.len() + one.len() <= MAX_WIDTH
+            || texts.len() < 2
+        {
             return one;
         }
         let mut s = String::from("(\n");
@@ -1607,7 +1575,9 @@ impl StripSpans for DeclKind {
             DeclKind::Const(d) => d.strip_spans(),
             DeclKind::Var(d) => d.strip_spans(),
             DeclKind::Typedef(d) => d.strip_spans(),
-            DeclKind::Header(d) | DeclKind::HeaderUnion(d) | DeclKind::Struct(d) => d.strip_spans(),
+            DeclKind::Header(d) | DeclKind::HeaderUnion(d) | DeclKind::Struct(d) => {
+                d.strip_spans()
+            }
             DeclKind::Enum(d) => d.strip_spans(),
             DeclKind::Error(names) | DeclKind::MatchKind(names) => names.strip_spans(),
             DeclKind::ExternObject(d) => d.strip_spans(),
@@ -1639,6 +1609,7 @@ impl StripSpans for TablePropKind {
         }
     }
 }
+
 
 #[cfg(test)]
 mod tests {
@@ -1710,10 +1681,7 @@ mod tests {
         expr_prints("hdr.stack[i + 1].f[7:0]", "hdr.stack[i + 1].f[7:0]");
         expr_prints("b.lookahead<bit<16>>()", "b.lookahead<bit<16>>()");
         expr_prints("f(x = 1, y = _)", "f(x = 1, y = _)");
-        expr_prints(
-            "{ a = 1, b = { 2, 3 }, ... }",
-            "{ a = 1, b = { 2, 3 }, ... }",
-        );
+        expr_prints("{ a = 1, b = { 2, 3 }, ... }", "{ a = 1, b = { 2, 3 }, ... }");
         expr_prints("{}", "{}");
         expr_prints(".g + error.NoMatch", ".g + error.NoMatch");
     }
@@ -1729,9 +1697,7 @@ mod tests {
         expr_prints("f((a < b), c > (bit<8>)d)", "f((a < b), c > (bit<8>)d)");
         expr_prints("f((a < b), c > (d + 1))", "f((a < b), c > d + 1)");
         // Without the guard the text would be a generic call:
-        assert!(
-            matches!(parse_expr("f(a < b, c > (d))").kind, ExprKind::Call { ref args, .. } if args.len() == 1)
-        );
+        assert!(matches!(parse_expr("f(a < b, c > (d))").kind, ExprKind::Call { ref args, .. } if args.len() == 1));
         expr_prints("f(a < b, c)", "f(a < b, c)");
         expr_prints("b.lookahead<bit<8>>() > 3", "b.lookahead<bit<8>>() > 3");
     }
@@ -1893,14 +1859,8 @@ mod tests {
                 bit<8> g; }
             "#,
         );
-        assert!(
-            printed.contains("@touch(a>>b) @spaced(a > > b)"),
-            "{printed}"
-        );
-        assert!(
-            printed.contains("@pragma mypragma 1 \"two\" three\n"),
-            "{printed}"
-        );
+        assert!(printed.contains("@touch(a>>b) @spaced(a > > b)"), "{printed}");
+        assert!(printed.contains("@pragma mypragma 1 \"two\" three\n"), "{printed}");
     }
 
     #[test]
@@ -2030,64 +1990,31 @@ extern void very_long_function_name(
     #[test]
     fn trees_without_exact_text_print_equivalents() {
         // The parser never builds these; they print as equivalent programs.
-        let name = |n: &str| {
-            Expr::new(
-                ExprKind::Name(Path {
-                    global: false,
-                    name: Ident::new(n, Span::DUMMY),
-                }),
-                Span::DUMMY,
-            )
-        };
+        let name = |n: &str| Expr::new(ExprKind::Name(Path { global: false, name: Ident::new(n, Span::DUMMY) }), Span::DUMMY);
         let construct = Expr::new(
             ExprKind::Construct {
                 ty: Type {
-                    kind: TypeKind::Named {
-                        path: Path {
-                            global: false,
-                            name: Ident::new("E", Span::DUMMY),
-                        },
-                        args: vec![],
-                    },
+                    kind: TypeKind::Named { path: Path { global: false, name: Ident::new("E", Span::DUMMY) }, args: vec![] },
                     span: Span::DUMMY,
                 },
-                args: vec![Arg {
-                    name: None,
-                    value: name("x"),
-                }],
+                args: vec![Arg { name: None, value: name("x") }],
             },
             Span::DUMMY,
         );
         assert_eq!(expr(&construct), "E(x)");
         let s = Stmt {
-            kind: StmtKind::Assign {
-                lhs: name("x"),
-                op: Some(BinOp::And),
-                rhs: name("y"),
-            },
+            kind: StmtKind::Assign { lhs: name("x"), op: Some(BinOp::And), rhs: name("y") },
             span: Span::DUMMY,
         };
         assert_eq!(stmt(&s), "x = x && (y);\n");
         let open_if = Stmt {
-            kind: StmtKind::If {
-                cond: name("a"),
-                then: Box::new(s.clone()),
-                otherwise: None,
-            },
+            kind: StmtKind::If { cond: name("a"), then: Box::new(s.clone()), otherwise: None },
             span: Span::DUMMY,
         };
         let outer = Stmt {
-            kind: StmtKind::If {
-                cond: name("b"),
-                then: Box::new(open_if),
-                otherwise: Some(Box::new(s)),
-            },
+            kind: StmtKind::If { cond: name("b"), then: Box::new(open_if), otherwise: Some(Box::new(s)) },
             span: Span::DUMMY,
         };
-        assert!(
-            stmt(&outer).starts_with("if (b) {\n    if (a)\n"),
-            "{}",
-            stmt(&outer)
-        );
+        assert!(stmt(&outer).starts_with("if (b) {\n    if (a)\n"), "{}", stmt(&outer));
     }
 }

@@ -307,6 +307,20 @@ fn arb_expr() -> BoxedStrategy<Expr> {
                         let lt = ex(ExprKind::Binary(op, bx(ex(ExprKind::Name(a))), bx(b)));
                         ex(ExprKind::Binary(outer, bx(lt), bx(c)))
                     }),
+                1 => (arb_path(), arb_ident(), arb_ident(), select(vec![BinOp::Gt, BinOp::Shr]), inner.clone(), any::<bool>())
+                    .prop_map(|(a, b, c, op, d, call)| {
+                        let lt = ex(ExprKind::Binary(BinOp::Lt, bx(ex(ExprKind::Name(a))), bx(name_expr(&b.name))));
+                        let gt = ex(ExprKind::Binary(op, bx(name_expr(&c.name)), bx(d)));
+                        if call {
+                            ex(ExprKind::Call {
+                                callee: bx(name_expr("f")),
+                                type_args: vec![],
+                                args: vec![Arg { name: None, value: lt }, Arg { name: None, value: gt }],
+                            })
+                        } else {
+                            ex(ExprKind::List(vec![lt, gt]))
+                        }
+                    }),
                 1 => vec(prop_oneof![6 => inner.clone(), 1 => Just(ex(ExprKind::Dots))], 0..4)
                     .prop_map(|items| ex(ExprKind::List(items))),
                 1 => (vec((arb_ident(), inner.clone()), 1..4), any::<bool>())

@@ -663,7 +663,14 @@ impl Checker<'_> {
             out.push(Some(v));
         }
         let ret = self.subst(sig.ret, &sol);
-        let ret = if self.mentions_params(ret, &owners) {
+        let ret = if self.mentions_params(ret, &[sig.owner]) {
+            self.error(
+                Code::BadTypeArgument,
+                span,
+                format!("cannot infer the result type of `{what}`; give its type arguments, e.g. `{what}<bit<8>>(...)`"),
+            );
+            TypeTable::UNKNOWN
+        } else if self.mentions_params(ret, &owners) {
             TypeTable::UNKNOWN
         } else {
             ret

@@ -147,6 +147,8 @@ impl Checker<'_> {
                 ExprKind::Const(Value::MatchKind(i)),
                 span,
             ),
+            // A declaration that already failed: stay quiet.
+            Binding::Type(TypeTable::UNKNOWN) => unknown(span),
             Binding::ValueSet(id) => {
                 let elem = self.prog.value_sets[id.0 as usize].elem;
                 let ty = self.types().intern(Ty::Set(elem));
@@ -433,6 +435,10 @@ impl Checker<'_> {
         mk(ty, ExprKind::Slice(Box::new(b), h, l), span)
     }
 
+    pub(crate) fn is_type_param(&self, ty: TyId) -> bool {
+        matches!(self.ty(ty), Ty::Param { .. })
+    }
+
     pub(crate) fn is_integer(&self, ty: TyId) -> bool {
         matches!(self.ty(ty), Ty::Bits { .. } | Ty::InfInt)
     }
@@ -531,6 +537,10 @@ impl Checker<'_> {
         let (l, r) = (self.enum_to_repr(l), self.enum_to_repr(r));
         if self.is_unknown(l.ty) || self.is_unknown(r.ty) {
             return None;
+        }
+        if self.is_type_param(l.ty) || self.is_type_param(r.ty) {
+            let ty = if self.is_type_param(l.ty) { l.ty } else { r.ty };
+            return Some((l, r, ty));
         }
         for side in [&l, &r] {
             if !self.is_integer(side.ty) {
@@ -1012,6 +1022,11 @@ impl Checker<'_> {
         if v.ty == to || self.is_unknown(to) || self.is_unknown(v.ty) || to == TypeTable::DONT_CARE
         {
             return v;
+        }
+        if self.is_type_param(v.ty) || self.is_type_param(to) {
+            // Inside a generic declaration, values of a type parameter are
+            // checked when the declaration is used with concrete types.
+            return mk(to, v.kind, v.span);
         }
         let span = v.span;
         if v.ty == TypeTable::DONT_CARE && matches!(v.kind, ExprKind::DontCare) {

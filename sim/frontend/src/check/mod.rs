@@ -310,6 +310,17 @@ impl<'a> Checker<'a> {
 
     /// Declares `name` in the innermost scope; reports a duplicate.
     pub(crate) fn declare(&mut self, name: &ast::Ident, binding: Binding) {
+        let depth = self.scopes.len();
+        if depth > 1
+            && !self.scopes[depth - 1].contains_key(&name.name)
+            && self.scopes[..depth - 1].iter().any(|s| s.contains_key(&name.name))
+        {
+            self.warning(
+                Code::Shadowing,
+                name.span,
+                format!("`{}` hides a declaration of the same name in an enclosing scope", name.name),
+            );
+        }
         let scope = self.scopes.last_mut().expect("a scope");
         if let Some(old) = scope.get_mut(&name.name) {
             match (old, binding) {

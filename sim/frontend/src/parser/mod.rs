@@ -36,9 +36,23 @@ pub(crate) type PResult<T> = Result<T, Failed>;
 /// Parses a whole program. `text` is the translation unit the tokens came
 /// from (used for `@pragma`, which runs to the end of its line).
 pub fn parse_program(tokens: &[Token], text: &str) -> (Program, Vec<SyntaxError>) {
+    let parsed = parse(tokens, text);
+    (parsed.program, parsed.errors)
+}
+
+/// Everything the parser produces.
+pub struct Parsed {
+    pub program: Program,
+    pub errors: Vec<SyntaxError>,
+    /// The name of every annotation in the program, in source order.
+    pub annotations: Vec<crate::ast::Ident>,
+}
+
+/// Parses a whole program, also listing the annotations it used.
+pub fn parse(tokens: &[Token], text: &str) -> Parsed {
     let mut p = Parser::new(tokens, text);
     let program = p.program();
-    (program, p.errors)
+    Parsed { program, errors: p.errors, annotations: p.annotations_seen }
 }
 
 /// Parses one expression (used for annotation bodies and by tests).
@@ -67,6 +81,7 @@ pub(crate) struct Parser<'a> {
     /// Declarations split off another one, emitted before it: the struct of
     /// `typedef struct S { ... } T;`.
     pub(crate) pending: Vec<crate::ast::Decl>,
+    pub(crate) annotations_seen: Vec<crate::ast::Ident>,
     eof: Token,
 }
 
@@ -81,6 +96,7 @@ impl<'a> Parser<'a> {
             type_names: HashSet::new(),
             type_params: Vec::new(),
             pending: Vec::new(),
+            annotations_seen: Vec::new(),
             eof: Token {
                 kind: TokenKind::Eof,
                 span: Span::new(end, end),

@@ -1,5 +1,5 @@
-// Invalid: the deparser and the ingress control are swapped in V1Switch, so
-// their signatures do not match the architecture's (code E0500).
+// Invalid: the checksum-update control is passed where V1Switch expects the
+// ingress control, whose signature it does not match (code E0500).
 #include <core.p4>
 #include <v1model.p4>
 
@@ -51,4 +51,4 @@ control MyDeparser(packet_out pkt, in headers_t hdr) {
     }
 }
 
-V1Switch(MyParser(), MyVerifyChecksum(), MyDeparser(), MyEgress(), MyComputeChecksum(), MyIngress()) main; // error: E0500
+V1Switch(MyParser(), MyVerifyChecksum(), MyComputeChecksum(), MyEgress(), MyComputeChecksum(), MyDeparser()) main; // error: E0500

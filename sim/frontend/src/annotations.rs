@@ -1,0 +1,24 @@
+//! The annotations Janus knows: from the P4_16 specification, P4Runtime,
+//! and the architectures it ships (v1model, PSA, PNA). Others are kept in
+//! the AST but draw a warning.
+
+/// Known annotation names.
+pub const KNOWN: &[&str] = &[
+    // P4_16 language specification.
+    "atomic", "defaultonly", "hidden", "id", "match", "name", "optional", "pure", "noSideEffects",
+    "priority", "tableonly", "deprecated", "noWarn", "pkginfo", "brief", "description", "likely",
+    "unlikely", "pragma", "globalname",
+    // P4Runtime.
+    "controller_header", "p4runtime_translation", "p4runtime_translation_mappings", "refers_to",
+    "format", "max_group_size", "selector_size_semantics", "max_member_weight", "entry_restriction",
+    "action_restriction", "platform_property",
+    // v1model / bmv2.
+    "field_list", "metadata", "alias", "intrinsic_metadata", "synchronous", "unused",
+    // PSA / PNA.
+    "idletime", "psa_idle_timeout", "noWarnUnused", "add_on_miss",
+];
+
+/// True if `name` is an annotation Janus knows.
+pub fn is_known(name: &str) -> bool {
+    KNOWN.contains(&name)
+}
