@@ -1,0 +1,143 @@
+//! P4Info generation: ids, names, aliases and resources.
+
+use janus_p4::driver::{compile_source, Options};
+use janus_p4::p4info::{self, prefix, P4Info};
+
+const PROGRAM: &str = r#"
+#include <core.p4>
+#include <v1model.p4>
+@controller_header("packet_in")
+header packet_in_h { bit<9> ingress_port; bit<7> pad; }
+header eth_h { bit<48> dst; bit<48> src; bit<16> ty; }
+struct hdrs { packet_in_h cpu; eth_h eth; }
+struct meta { bit<8> m; }
+struct learn_t { bit<48> src; bit<9> port; }
+parser P(packet_in b, out hdrs h, inout meta m, inout standard_metadata_t sm) {
+    state start { b.extract(h.eth); transition accept; }
+}
+control Ing(inout hdrs h, inout meta m, inout standard_metadata_t sm) {
+    direct_counter(CounterType.packets) hits;
+    counter(32w64, CounterType.bytes) per_port;
+    register<bit<32>>(32w128) last_seen;
+    action_selector(HashAlgorithm.crc16, 32w1024, 32w14) sel;
+    @id(0x42) action fwd(bit<9> port) { sm.egress_spec = port; hits.count(); }
+    action drop() { mark_to_drop(sm); }
+    @name("mac_table") table dmac {
+        key = { h.eth.dst: exact; h.eth.ty: ternary @name("ethertype"); }
+        actions = { fwd; @defaultonly drop; }
+        const default_action = drop();
+        counters = hits;
+        size = 512;
+    }
+    table ecmp {
+        key = { h.eth.ty: exact; h.eth.src: selector; }
+        actions = { fwd; }
+        implementation = sel;
+    }
+    apply {
+        dmac.apply();
+        ecmp.apply();
+        per_port.count((bit<32>)sm.ingress_port);
+        digest<learn_t>(1, { h.eth.src, sm.ingress_port });
+    }
+}
+control Eg(inout hdrs h, inout meta m, inout standard_metadata_t sm) { apply { } }
+control VC(inout hdrs h, inout meta m) { apply { } }
+control CC(inout hdrs h, inout meta m) { apply { } }
+control D(packet_out b, in hdrs h) { apply { b.emit(h.eth); } }
+V1Switch(P(), VC(), Ing(), Eg(), CC(), D()) main;
+"#;
+
+fn info() -> P4Info {
+    let c = compile_source("p4info_test.p4", PROGRAM.into(), &Options::default());
+    assert!(!c.has_errors(), "{}", c.render(false));
+    p4info::build(c.program().expect("program"))
+}
+
+#[test]
+fn ids_carry_the_p4runtime_prefixes() {
+    let i = info();
+    assert_eq!(i.arch, "v1model");
+    for t in &i.tables {
+        assert_eq!(t.preamble.id >> 24, prefix::TABLE as u32, "{}", t.preamble.name);
+    }
+    for a in &i.actions {
+        assert_eq!(a.preamble.id >> 24, prefix::ACTION as u32, "{}", a.preamble.name);
+    }
+    assert_eq!(i.direct_counters[0].preamble.id >> 24, prefix::DIRECT_COUNTER as u32);
+    assert_eq!(i.counters[0].preamble.id >> 24, prefix::COUNTER as u32);
+    assert_eq!(i.registers[0].preamble.id >> 24, prefix::REGISTER as u32);
+    assert_eq!(i.action_profiles[0].preamble.id >> 24, prefix::ACTION_PROFILE as u32);
+    assert_eq!(i.controller_packet_metadata[0].preamble.id >> 24, prefix::CONTROLLER_HEADER as u32);
+    assert_eq!(i.digests[0].preamble.id >> 24, prefix::DIGEST as u32);
+}
+
+#[test]
+fn id_annotation_is_honoured_and_ids_are_stable() {
+    let a = info();
+    let fwd = a.actions.iter().find(|x| x.preamble.name == "Ing.fwd").expect("fwd");
+    assert_eq!(fwd.preamble.id, 0x0100_0042);
+    assert_eq!(a, info(), "P4Info differs between two runs");
+    let mut ids: Vec<u32> = a.tables.iter().map(|t| t.preamble.id).collect();
+    ids.extend(a.actions.iter().map(|t| t.preamble.id));
+    let n = ids.len();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), n, "duplicate ids");
+}
+
+#[test]
+fn names_follow_the_control_plane_convention() {
+    let i = info();
+    let names: Vec<&str> = i.tables.iter().map(|t| t.preamble.name.as_str()).collect();
+    assert_eq!(names, ["Ing.mac_table", "Ing.ecmp"]);
+    assert_eq!(i.tables[0].preamble.alias, "mac_table");
+    let keys: Vec<(&str, &str, u32)> =
+        i.tables[0].match_fields.iter().map(|m| (m.name.as_str(), m.match_type.as_str(), m.bitwidth)).collect();
+    assert_eq!(keys, [("h.eth.dst", "EXACT", 48), ("ethertype", "TERNARY", 16)]);
+    // `NoAction` is global; `drop` is default-only in the table.
+    let dmac = &i.tables[0];
+    assert_eq!(dmac.size, 512);
+    assert_eq!(dmac.action_refs[1].scope, "DEFAULT_ONLY");
+    assert_eq!(dmac.const_default_action_id, Some(dmac.action_refs[1].id));
+}
+
+#[test]
+fn resources_are_linked_to_their_tables() {
+    let i = info();
+    let dmac = &i.tables[0];
+    assert_eq!(dmac.direct_resource_ids, vec![i.direct_counters[0].preamble.id]);
+    assert_eq!(i.direct_counters[0].direct_table_id, Some(dmac.preamble.id));
+    let ecmp = &i.tables[1];
+    // The selector key is not a match field.
+    assert_eq!(ecmp.match_fields.len(), 1);
+    assert_eq!(ecmp.implementation_id, Some(i.action_profiles[0].preamble.id));
+    assert!(i.action_profiles[0].with_selector);
+    assert_eq!(i.action_profiles[0].size, 1024);
+    assert_eq!(i.counters[0].unit, "BYTES");
+    assert_eq!(i.counters[0].size, 64);
+    assert_eq!((i.registers[0].size, i.registers[0].bitwidth), (128, 32));
+    let fwd = i.actions.iter().find(|a| a.preamble.name == "Ing.fwd").expect("fwd");
+    assert_eq!((fwd.params[0].name.as_str(), fwd.params[0].bitwidth), ("port", 9));
+}
+
+#[test]
+fn controller_headers_and_digests() {
+    let i = info();
+    let cpu = &i.controller_packet_metadata[0];
+    assert_eq!(cpu.preamble.name, "packet_in");
+    let md: Vec<(&str, u32)> = cpu.metadata.iter().map(|m| (m.name.as_str(), m.bitwidth)).collect();
+    assert_eq!(md, [("ingress_port", 9), ("pad", 7)]);
+    assert_eq!(i.digests[0].preamble.name, "learn_t");
+}
+
+#[test]
+fn text_format_is_well_formed() {
+    let text = p4info::to_text(&info());
+    let opens = text.matches('{').count();
+    assert_eq!(opens, text.matches('}').count());
+    assert!(text.starts_with("pkg_info {\n  arch: \"v1model\"\n}\n"));
+    assert!(text.contains("tables {\n  preamble {\n    id: "), "{text}");
+    assert!(text.contains("match_type: TERNARY"));
+    assert!(text.contains("controller_packet_metadata {"));
+}
