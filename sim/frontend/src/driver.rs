@@ -72,7 +72,28 @@ pub fn compile_source(name: &str, text: String, opts: &Options) -> Compilation {
     run(sources, root, opts)
 }
 
-fn run(mut sources: SourceMap, root: FileId, opts: &Options) -> Compilation {
+/// Stack for the front end's thread: its passes recurse over the program's
+/// nesting (bounded by [`crate::parser::MAX_DEPTH`]); this keeps them safe
+/// whatever thread the caller runs on. Only touched pages are committed.
+const STACK_SIZE: usize = 256 << 20;
+
+fn run(sources: SourceMap, root: FileId, opts: &Options) -> Compilation {
+    std::thread::scope(|s| {
+        match std::thread::Builder::new()
+            .name("janus-p4".into())
+            .stack_size(STACK_SIZE)
+            .spawn_scoped(s, || run_here(sources, root, opts))
+        {
+            Ok(handle) => match handle.join() {
+                Ok(c) => c,
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            Err(e) => panic!("cannot start the front end's thread: {e}"),
+        }
+    })
+}
+
+fn run_here(mut sources: SourceMap, root: FileId, opts: &Options) -> Compilation {
     let mut diagnostics = Diagnostics::new();
     let config = PreprocessConfig {
         include_dirs: opts.include_dirs.clone(),

@@ -19,11 +19,16 @@
 //! - entry annotations are printed after the action, where `@a (1, 2)`
 //!   cannot be read as an annotation body.
 //!
+//! Long calls, lists and parameter lists are broken one item a line.
+//!
 //! A few trees the parser never builds have no faithful text; they are
 //! printed as the nearest equivalent program: [`ExprKind::Construct`] as
 //! `Type(args)`, an `if` whose then-branch ends in an `else`-less `if` gets
 //! braces, and a compound assignment with an operator that has no `op=` form
-//! is printed as `x = x op (e)`.
+//! is printed as `x = x op (e)`. Others print as written but parse back
+//! differently: a one-item [`ExprKind::KeysetTuple`], `{...}` with no fields,
+//! and annotations on the body blocks of actions, functions, `apply` and
+//! switch cases (which are not printed).
 
 use crate::ast::*;
 use crate::lexer::{self, IntLit, Token, TokenKind};
@@ -31,7 +36,8 @@ use crate::source::Span;
 use std::fmt::Write as _;
 
 const INDENT: &str = "    ";
-/// Headers (parameter lists) longer than this are broken one parameter a line.
+/// Lines longer than this get their parameter lists, call arguments and
+/// list items broken one a line.
 const MAX_WIDTH: usize = 100;
 
 // ------------------------------------------------------------------ public API
@@ -214,7 +220,12 @@ fn expr_bare(e: &Expr) -> String {
             callee,
             type_args: targs,
             args: a,
-        } => format!("{}{}{}", expr_at(callee, L_POSTFIX), type_args(targs), args(a)),
+        } => format!(
+            "{}{}{}",
+            expr_at(callee, L_POSTFIX),
+            type_args(targs),
+            args(a)
+        ),
         ExprKind::Construct { ty: t, args: a } => format!("{}{}", ty(t), args(a)),
         ExprKind::Unary(op, x) => {
             let sym = match op {
@@ -673,7 +684,10 @@ impl Printer {
                 self.start_line();
                 let a = self.annos(annotations);
                 self.push(&a);
-                let t = t.as_ref().map(|t| format!("{} ", ty(t))).unwrap_or_default();
+                let t = t
+                    .as_ref()
+                    .map(|t| format!("{} ", ty(t)))
+                    .unwrap_or_default();
                 self.push(&format!(
                     "for ({t}{} in {})",
                     var.name,
@@ -777,7 +791,10 @@ impl Printer {
             Transition::Direct(p) => self.line(&format!("transition {};", path(p))),
             Transition::Select { keys, cases, .. } => {
                 self.start_line();
-                self.push(&format!("transition select({}) ", expr_list(keys, L_TERNARY)));
+                self.push(&format!(
+                    "transition select({}) ",
+                    expr_list(keys, L_TERNARY)
+                ));
                 if cases.is_empty() {
                     self.push("{}\n");
                     return;
@@ -837,7 +854,11 @@ impl Printer {
             DeclKind::Struct(s) => self.struct_like("struct", s),
             DeclKind::Enum(e) => {
                 let a = self.annos(&e.annotations);
-                let repr = e.repr.as_ref().map(|t| format!("{} ", ty(t))).unwrap_or_default();
+                let repr = e
+                    .repr
+                    .as_ref()
+                    .map(|t| format!("{} ", ty(t)))
+                    .unwrap_or_default();
                 let members: Vec<String> = e
                     .members
                     .iter()
@@ -861,7 +882,11 @@ impl Printer {
             DeclKind::ExternObject(e) => {
                 let a = self.annos(&e.annotations);
                 self.start_line();
-                self.push(&format!("{a}extern {}{} ", e.name.name, type_params(&e.type_params)));
+                self.push(&format!(
+                    "{a}extern {}{} ",
+                    e.name.name,
+                    type_params(&e.type_params)
+                ));
                 if e.methods.is_empty() {
                     self.push("{}\n");
                     return;
@@ -871,9 +896,16 @@ impl Printer {
                     for m in &e.methods {
                         let a = p.annos(&m.annotations);
                         let abs = if m.is_abstract { "abstract " } else { "" };
-                        let ret = m.ret.as_ref().map(|t| format!("{} ", ty(t))).unwrap_or_default();
-                        let head =
-                            format!("{a}{abs}{ret}{}{}", m.name.name, type_params(&m.type_params));
+                        let ret = m
+                            .ret
+                            .as_ref()
+                            .map(|t| format!("{} ", ty(t)))
+                            .unwrap_or_default();
+                        let head = format!(
+                            "{a}{abs}{ret}{}{}",
+                            m.name.name,
+                            type_params(&m.type_params)
+                        );
                         let params = p.params(&head, &m.params);
                         p.line(&format!("{head}{params};"));
                     }
@@ -959,7 +991,11 @@ impl Printer {
                 let a = self.annos(&i.annotations);
                 let head = format!("{a}{}", ty(&i.ty));
                 let used = head.len() + i.name.name.len() + 2;
-                let text = format!("{head}{} {}", args_wrapped(&i.args, self.depth, used), i.name.name);
+                let text = format!(
+                    "{head}{} {}",
+                    args_wrapped(&i.args, self.depth, used),
+                    i.name.name
+                );
                 match &i.init {
                     None => self.line(&format!("{text};")),
                     Some(ds) => {
@@ -991,7 +1027,11 @@ impl Printer {
     fn struct_like(&mut self, kw: &str, s: &StructDecl) {
         let a = self.annos(&s.annotations);
         self.start_line();
-        self.push(&format!("{a}{kw} {}{} ", s.name.name, type_params(&s.type_params)));
+        self.push(&format!(
+            "{a}{kw} {}{} ",
+            s.name.name,
+            type_params(&s.type_params)
+        ));
         if s.fields.is_empty() {
             self.push("{}\n");
             return;
@@ -1035,9 +1075,7 @@ impl Printer {
         let texts: Vec<String> = params.iter().map(|p| param(p, &inner)).collect();
         let one = format!("({})", texts.join(", "));
         let last_line = head.rsplit('\n').next().unwrap_or(head);
-        if self.depth * INDENT.len() + last_line.len() + one.len() <= MAX_WIDTH
-            || texts.len() < 2
-        {
+        if self.depth * INDENT.len() + last_line.len() + one.len() <= MAX_WIDTH || texts.len() < 2 {
             return one;
         }
         let mut s = String::from("(\n");
@@ -1575,9 +1613,7 @@ impl StripSpans for DeclKind {
             DeclKind::Const(d) => d.strip_spans(),
             DeclKind::Var(d) => d.strip_spans(),
             DeclKind::Typedef(d) => d.strip_spans(),
-            DeclKind::Header(d) | DeclKind::HeaderUnion(d) | DeclKind::Struct(d) => {
-                d.strip_spans()
-            }
+            DeclKind::Header(d) | DeclKind::HeaderUnion(d) | DeclKind::Struct(d) => d.strip_spans(),
             DeclKind::Enum(d) => d.strip_spans(),
             DeclKind::Error(names) | DeclKind::MatchKind(names) => names.strip_spans(),
             DeclKind::ExternObject(d) => d.strip_spans(),
@@ -1609,7 +1645,6 @@ impl StripSpans for TablePropKind {
         }
     }
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -1681,7 +1716,10 @@ mod tests {
         expr_prints("hdr.stack[i + 1].f[7:0]", "hdr.stack[i + 1].f[7:0]");
         expr_prints("b.lookahead<bit<16>>()", "b.lookahead<bit<16>>()");
         expr_prints("f(x = 1, y = _)", "f(x = 1, y = _)");
-        expr_prints("{ a = 1, b = { 2, 3 }, ... }", "{ a = 1, b = { 2, 3 }, ... }");
+        expr_prints(
+            "{ a = 1, b = { 2, 3 }, ... }",
+            "{ a = 1, b = { 2, 3 }, ... }",
+        );
         expr_prints("{}", "{}");
         expr_prints(".g + error.NoMatch", ".g + error.NoMatch");
     }
@@ -1697,7 +1735,9 @@ mod tests {
         expr_prints("f((a < b), c > (bit<8>)d)", "f((a < b), c > (bit<8>)d)");
         expr_prints("f((a < b), c > (d + 1))", "f((a < b), c > d + 1)");
         // Without the guard the text would be a generic call:
-        assert!(matches!(parse_expr("f(a < b, c > (d))").kind, ExprKind::Call { ref args, .. } if args.len() == 1));
+        assert!(
+            matches!(parse_expr("f(a < b, c > (d))").kind, ExprKind::Call { ref args, .. } if args.len() == 1)
+        );
         expr_prints("f(a < b, c)", "f(a < b, c)");
         expr_prints("b.lookahead<bit<8>>() > 3", "b.lookahead<bit<8>>() > 3");
     }
@@ -1859,8 +1899,14 @@ mod tests {
                 bit<8> g; }
             "#,
         );
-        assert!(printed.contains("@touch(a>>b) @spaced(a > > b)"), "{printed}");
-        assert!(printed.contains("@pragma mypragma 1 \"two\" three\n"), "{printed}");
+        assert!(
+            printed.contains("@touch(a>>b) @spaced(a > > b)"),
+            "{printed}"
+        );
+        assert!(
+            printed.contains("@pragma mypragma 1 \"two\" three\n"),
+            "{printed}"
+        );
     }
 
     #[test]
@@ -1875,9 +1921,6 @@ mod tests {
 
     #[test]
     fn golden_small_program() {
-        let src = r#"#include-free
-        "#;
-        let _ = src;
         let src = "header eth_t { bit<48> dst; bit<48> src; bit<16> etype; }
             struct headers_t { eth_t eth; }
             const bit<16> TYPE_IPV4 = 0x800; const bit<16> TYPE_ARP = 0x806;
@@ -1990,31 +2033,64 @@ extern void very_long_function_name(
     #[test]
     fn trees_without_exact_text_print_equivalents() {
         // The parser never builds these; they print as equivalent programs.
-        let name = |n: &str| Expr::new(ExprKind::Name(Path { global: false, name: Ident::new(n, Span::DUMMY) }), Span::DUMMY);
+        let name = |n: &str| {
+            Expr::new(
+                ExprKind::Name(Path {
+                    global: false,
+                    name: Ident::new(n, Span::DUMMY),
+                }),
+                Span::DUMMY,
+            )
+        };
         let construct = Expr::new(
             ExprKind::Construct {
                 ty: Type {
-                    kind: TypeKind::Named { path: Path { global: false, name: Ident::new("E", Span::DUMMY) }, args: vec![] },
+                    kind: TypeKind::Named {
+                        path: Path {
+                            global: false,
+                            name: Ident::new("E", Span::DUMMY),
+                        },
+                        args: vec![],
+                    },
                     span: Span::DUMMY,
                 },
-                args: vec![Arg { name: None, value: name("x") }],
+                args: vec![Arg {
+                    name: None,
+                    value: name("x"),
+                }],
             },
             Span::DUMMY,
         );
         assert_eq!(expr(&construct), "E(x)");
         let s = Stmt {
-            kind: StmtKind::Assign { lhs: name("x"), op: Some(BinOp::And), rhs: name("y") },
+            kind: StmtKind::Assign {
+                lhs: name("x"),
+                op: Some(BinOp::And),
+                rhs: name("y"),
+            },
             span: Span::DUMMY,
         };
         assert_eq!(stmt(&s), "x = x && (y);\n");
         let open_if = Stmt {
-            kind: StmtKind::If { cond: name("a"), then: Box::new(s.clone()), otherwise: None },
+            kind: StmtKind::If {
+                cond: name("a"),
+                then: Box::new(s.clone()),
+                otherwise: None,
+            },
             span: Span::DUMMY,
         };
         let outer = Stmt {
-            kind: StmtKind::If { cond: name("b"), then: Box::new(open_if), otherwise: Some(Box::new(s)) },
+            kind: StmtKind::If {
+                cond: name("b"),
+                then: Box::new(open_if),
+                otherwise: Some(Box::new(s)),
+            },
             span: Span::DUMMY,
         };
-        assert!(stmt(&outer).starts_with("if (b) {\n    if (a)\n"), "{}", stmt(&outer));
+        assert!(
+            stmt(&outer).starts_with("if (b) {\n    if (a)\n"),
+            "{}",
+            stmt(&outer)
+        );
     }
 }

@@ -112,6 +112,9 @@ impl Checker<'_> {
                 else {
                     return unknown(span);
                 };
+                if name == "static_assert" {
+                    return self.static_assert(&inv.args, span);
+                }
                 let callee = Callee::ExternFunction {
                     name,
                     type_args: inv.type_args,
@@ -454,6 +457,25 @@ impl Checker<'_> {
             ExprKind::Call(Callee::BlockApply(Box::new(recv)), inv.args),
             span,
         )
+    }
+
+    /// `static_assert(check[, message])`: evaluated now; a false check is an
+    /// error, and the call is the constant `true`.
+    fn static_assert(&mut self, args: &[Option<ir::Expr>], span: Span) -> ir::Expr {
+        let check = args.first().and_then(|a| a.as_ref());
+        let message = match args.get(1).and_then(|a| a.as_ref()).map(|e| &e.kind) {
+            Some(ExprKind::Const(Value::Str(s))) => format!(": {s}"),
+            _ => String::new(),
+        };
+        match check.map(|c| &c.kind) {
+            Some(ExprKind::Const(Value::Bool(true))) => {}
+            Some(ExprKind::Const(Value::Bool(false))) => {
+                self.error(Code::NotConstant, span, format!("static assertion failed{message}"));
+            }
+            _ if check.is_some_and(|c| self.is_unknown(c.ty)) => {}
+            _ => self.error(Code::NotConstant, span, "the condition of `static_assert` must be a compile-time constant"),
+        }
+        mk(TypeTable::BOOL, ExprKind::Const(Value::Bool(true)), span)
     }
 
     /// `P.apply(...)` on a parser or control declaration: an anonymous

@@ -687,6 +687,15 @@ impl Checker<'_> {
                 let Some((l, r, ty)) = self.numeric_operands(op, l, r, span) else {
                     return unknown(span);
                 };
+                if matches!(op, Div | Mod) && matches!(self.ty(ty), Ty::Bits { signed: true, .. }) {
+                    let shown = self.show(ty);
+                    self.error(
+                        Code::BadOperand,
+                        span,
+                        format!("`{}` is not defined on signed `{shown}`; P4 divides only unsigned values", op.as_str()),
+                    );
+                    return unknown(span);
+                }
                 if matches!(op, SatAdd | SatSub) && ty == TypeTable::INF_INT {
                     self.error(
                         Code::BadOperand,

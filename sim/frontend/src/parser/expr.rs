@@ -7,6 +7,10 @@ use crate::lexer::{Kw, Punct, TokenKind};
 impl Parser<'_> {
     /// A full expression, including `?:`.
     pub(crate) fn expr(&mut self) -> PResult<Expr> {
+        self.nested(|p| p.expr_inner())
+    }
+
+    fn expr_inner(&mut self) -> PResult<Expr> {
         let lo = self.start();
         let cond = self.binary(1)?;
         if !self.eat_punct(Punct::Question) {
@@ -64,6 +68,13 @@ impl Parser<'_> {
 
     /// Precedence climbing over left-associative binary operators.
     fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
+        let depth = self.depth;
+        let result = self.binary_links(min_prec);
+        self.depth = depth;
+        result
+    }
+
+    fn binary_links(&mut self, min_prec: u8) -> PResult<Expr> {
         let lo = self.start();
         let mut lhs = self.unary()?;
         while let Some((op, ntoks)) = self.peek_binop() {
@@ -74,6 +85,8 @@ impl Parser<'_> {
             for _ in 0..ntoks {
                 self.bump();
             }
+            // `a + b + c ...` nests to the left: each link is one level.
+            self.enter()?;
             let rhs = self.binary(prec + 1)?;
             lhs = Expr::new(
                 ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),

@@ -20,6 +20,11 @@ use crate::lexer::{Kw, Punct, Token, TokenKind};
 use crate::source::Span;
 use std::collections::HashSet;
 
+/// How deeply expressions and statements may nest (a chain `a + b + ...`
+/// counts one level per operator). Far beyond any real program; it keeps
+/// every later recursive pass within its stack.
+pub const MAX_DEPTH: u32 = 500;
+
 /// A syntax error at a span of the translation unit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SyntaxError {
@@ -35,6 +40,10 @@ pub(crate) type PResult<T> = Result<T, Failed>;
 
 /// Parses a whole program. `text` is the translation unit the tokens came
 /// from (used for `@pragma`, which runs to the end of its line).
+///
+/// The parser recurses up to [`MAX_DEPTH`] levels; in a debug build that
+/// needs more than a test thread's 2 MiB of stack. [`crate::driver`] runs it
+/// on a thread with a large stack.
 pub fn parse_program(tokens: &[Token], text: &str) -> (Program, Vec<SyntaxError>) {
     let parsed = parse(tokens, text);
     (parsed.program, parsed.errors)
@@ -82,6 +91,8 @@ pub(crate) struct Parser<'a> {
     /// `typedef struct S { ... } T;`.
     pub(crate) pending: Vec<crate::ast::Decl>,
     pub(crate) annotations_seen: Vec<crate::ast::Ident>,
+    /// Current nesting of expressions and statements (see [`MAX_DEPTH`]).
+    pub(crate) depth: u32,
     eof: Token,
 }
 
@@ -97,6 +108,7 @@ impl<'a> Parser<'a> {
             type_params: Vec::new(),
             pending: Vec::new(),
             annotations_seen: Vec::new(),
+            depth: 0,
             eof: Token {
                 kind: TokenKind::Eof,
                 span: Span::new(end, end),
@@ -252,6 +264,30 @@ impl<'a> Parser<'a> {
         let lo = self.prev_span().hi as usize;
         let hi = self.peek().span.lo as usize;
         self.text.get(lo..hi).is_some_and(|s| s.contains('\n'))
+    }
+
+    // ------------------------------------------------------------ nesting
+
+    /// One level deeper; fails past [`MAX_DEPTH`].
+    pub(crate) fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            let span = self.peek().span;
+            self.error(
+                span,
+                format!("expressions or statements nested more than {MAX_DEPTH} levels deep"),
+            );
+            return Err(Failed);
+        }
+        Ok(())
+    }
+
+    /// Runs `f` one nesting level deeper.
+    pub(crate) fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        let depth = self.depth;
+        let result = self.enter().and_then(|()| f(self));
+        self.depth = depth;
+        result
     }
 
     // ------------------------------------------------------------ type names

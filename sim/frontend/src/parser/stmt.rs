@@ -25,6 +25,10 @@ impl Parser<'_> {
     }
 
     pub(crate) fn stmt(&mut self) -> PResult<Stmt> {
+        self.nested(|p| p.stmt_inner())
+    }
+
+    fn stmt_inner(&mut self) -> PResult<Stmt> {
         let lo = self.start();
         let annotations = self.annotations()?;
         let kind = match self.kind().clone() {

@@ -439,3 +439,19 @@ fn typedef_of_a_derived_type_declares_both() {
     assert!(matches!(p.decls[1].kind, DeclKind::Typedef(_)));
     assert!(matches!(p.decls[2].kind, DeclKind::Header(_)));
 }
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let deep_parens = format!("const bit<8> x = {}1{};", "(".repeat(100_000), ")".repeat(100_000));
+    let long_chain = format!("const bit<8> y = 1{};", " + 1".repeat(100_000));
+    let deep_blocks = format!("control C() {{ apply {{ {} }} }}", "{ ".repeat(100_000));
+    for src in [deep_parens, long_chain, deep_blocks] {
+        // Through the driver, which gives the front end a large stack.
+        let c = crate::driver::compile_source("deep.p4", src, &Default::default());
+        assert!(
+            c.diagnostics.iter().any(|d| d.message.contains("nested more than")),
+            "{}",
+            c.render(false)
+        );
+    }
+}
