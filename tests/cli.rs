@@ -12,7 +12,10 @@ fn janus(args: &[&str]) -> Output {
 }
 
 fn repo(path: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(path).display().to_string()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(path)
+        .display()
+        .to_string()
 }
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -24,8 +27,17 @@ fn temp_dir(name: &str) -> PathBuf {
 #[test]
 fn check_clean_program_exits_zero() {
     let out = janus(&["p4", "check", &repo("p4/examples/l3_router_acl.p4")]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -42,7 +54,10 @@ fn check_reports_errors_with_location_and_snippet() {
 
 #[test]
 fn check_usage_and_io_problems_exit_two() {
-    assert_eq!(janus(&["p4", "check", "/no/such/file.p4"]).status.code(), Some(2));
+    assert_eq!(
+        janus(&["p4", "check", "/no/such/file.p4"]).status.code(),
+        Some(2)
+    );
     assert_eq!(janus(&["p4", "check"]).status.code(), Some(2));
     assert_eq!(janus(&["p4", "explain", "E9999"]).status.code(), Some(2));
 }
@@ -67,7 +82,12 @@ fn include_dirs_and_defines_reach_the_preprocessor() {
     let out = janus(&["p4", "check", &prog, "-I", &inc]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("E0022"));
     let out = janus(&["p4", "check", &prog, "-I", &inc, "-D", "WIDTH=8"]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let _ = std::fs::remove_dir_all(dir);
     let _ = std::fs::remove_dir_all(elsewhere);
 }
@@ -86,7 +106,12 @@ fn compile_writes_p4info_and_a_loadable_pipeline() {
         "-o",
         &pipeline.display().to_string(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = std::fs::read_to_string(&p4info).expect("p4info written");
     assert!(text.contains("name: \"RouterIngress.ipv4_lpm\""), "{text}");
     let bytes = std::fs::read(&pipeline).expect("pipeline written");
@@ -117,7 +142,10 @@ fn explain_prints_the_explanation() {
     let out = janus(&["p4", "explain", "e0201"]);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.starts_with("E0201: operands of different widths"), "{text}");
+    assert!(
+        text.starts_with("E0201: operands of different widths"),
+        "{text}"
+    );
     let all = janus(&["p4", "explain"]);
     assert!(String::from_utf8_lossy(&all.stdout).lines().count() >= 40);
 }
@@ -125,7 +153,12 @@ fn explain_prints_the_explanation() {
 #[test]
 fn demo_runs_the_shipped_programs() {
     let out = janus(&["demo"]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("l3_router_acl.p4: ok"), "{text}");
     assert!(text.contains("table RouterIngress.ipv4_lpm"), "{text}");

@@ -106,12 +106,22 @@ fn run_here(mut sources: SourceMap, root: FileId, opts: &Options) -> Compilation
             diagnostics.push(e.into_diagnostic(at));
         }
     }
-    let crate::parser::Parsed { program, errors: syntax_errors, annotations } = crate::parser::parse(&tokens, &pp.text);
-    for a in annotations.iter().filter(|a| !crate::annotations::is_known(&a.name)) {
+    let crate::parser::Parsed {
+        program,
+        errors: syntax_errors,
+        annotations,
+    } = crate::parser::parse(&tokens, &pp.text);
+    for a in annotations
+        .iter()
+        .filter(|a| !crate::annotations::is_known(&a.name))
+    {
         if let Some(at) = pp.map.resolve(a.span) {
             diagnostics.push(
-                Diagnostic::warning(Code::UnknownAnnotation, format!("unknown annotation `@{}` is kept but has no effect", a.name))
-                    .at(at, ""),
+                Diagnostic::warning(
+                    Code::UnknownAnnotation,
+                    format!("unknown annotation `@{}` is kept but has no effect", a.name),
+                )
+                .at(at, ""),
             );
         }
     }

@@ -1,7 +1,7 @@
 //! P4Info generation: ids, names, aliases and resources.
 
-use janus_p4::driver::{compile_source, Options};
-use janus_p4::p4info::{self, prefix, P4Info};
+use janus_p4::driver::{Options, compile_source};
+use janus_p4::p4info::{self, P4Info, prefix};
 
 const PROGRAM: &str = r#"
 #include <core.p4>
@@ -59,23 +59,46 @@ fn ids_carry_the_p4runtime_prefixes() {
     let i = info();
     assert_eq!(i.arch, "v1model");
     for t in &i.tables {
-        assert_eq!(t.preamble.id >> 24, prefix::TABLE as u32, "{}", t.preamble.name);
+        assert_eq!(
+            t.preamble.id >> 24,
+            prefix::TABLE as u32,
+            "{}",
+            t.preamble.name
+        );
     }
     for a in &i.actions {
-        assert_eq!(a.preamble.id >> 24, prefix::ACTION as u32, "{}", a.preamble.name);
+        assert_eq!(
+            a.preamble.id >> 24,
+            prefix::ACTION as u32,
+            "{}",
+            a.preamble.name
+        );
     }
-    assert_eq!(i.direct_counters[0].preamble.id >> 24, prefix::DIRECT_COUNTER as u32);
+    assert_eq!(
+        i.direct_counters[0].preamble.id >> 24,
+        prefix::DIRECT_COUNTER as u32
+    );
     assert_eq!(i.counters[0].preamble.id >> 24, prefix::COUNTER as u32);
     assert_eq!(i.registers[0].preamble.id >> 24, prefix::REGISTER as u32);
-    assert_eq!(i.action_profiles[0].preamble.id >> 24, prefix::ACTION_PROFILE as u32);
-    assert_eq!(i.controller_packet_metadata[0].preamble.id >> 24, prefix::CONTROLLER_HEADER as u32);
+    assert_eq!(
+        i.action_profiles[0].preamble.id >> 24,
+        prefix::ACTION_PROFILE as u32
+    );
+    assert_eq!(
+        i.controller_packet_metadata[0].preamble.id >> 24,
+        prefix::CONTROLLER_HEADER as u32
+    );
     assert_eq!(i.digests[0].preamble.id >> 24, prefix::DIGEST as u32);
 }
 
 #[test]
 fn id_annotation_is_honoured_and_ids_are_stable() {
     let a = info();
-    let fwd = a.actions.iter().find(|x| x.preamble.name == "Ing.fwd").expect("fwd");
+    let fwd = a
+        .actions
+        .iter()
+        .find(|x| x.preamble.name == "Ing.fwd")
+        .expect("fwd");
     assert_eq!(fwd.preamble.id, 0x0100_0042);
     assert_eq!(a, info(), "P4Info differs between two runs");
     let mut ids: Vec<u32> = a.tables.iter().map(|t| t.preamble.id).collect();
@@ -92,9 +115,15 @@ fn names_follow_the_control_plane_convention() {
     let names: Vec<&str> = i.tables.iter().map(|t| t.preamble.name.as_str()).collect();
     assert_eq!(names, ["Ing.mac_table", "Ing.ecmp"]);
     assert_eq!(i.tables[0].preamble.alias, "mac_table");
-    let keys: Vec<(&str, &str, u32)> =
-        i.tables[0].match_fields.iter().map(|m| (m.name.as_str(), m.match_type.as_str(), m.bitwidth)).collect();
-    assert_eq!(keys, [("h.eth.dst", "EXACT", 48), ("ethertype", "TERNARY", 16)]);
+    let keys: Vec<(&str, &str, u32)> = i.tables[0]
+        .match_fields
+        .iter()
+        .map(|m| (m.name.as_str(), m.match_type.as_str(), m.bitwidth))
+        .collect();
+    assert_eq!(
+        keys,
+        [("h.eth.dst", "EXACT", 48), ("ethertype", "TERNARY", 16)]
+    );
     // `NoAction` is global; `drop` is default-only in the table.
     let dmac = &i.tables[0];
     assert_eq!(dmac.size, 512);
@@ -106,19 +135,32 @@ fn names_follow_the_control_plane_convention() {
 fn resources_are_linked_to_their_tables() {
     let i = info();
     let dmac = &i.tables[0];
-    assert_eq!(dmac.direct_resource_ids, vec![i.direct_counters[0].preamble.id]);
+    assert_eq!(
+        dmac.direct_resource_ids,
+        vec![i.direct_counters[0].preamble.id]
+    );
     assert_eq!(i.direct_counters[0].direct_table_id, Some(dmac.preamble.id));
     let ecmp = &i.tables[1];
     // The selector key is not a match field.
     assert_eq!(ecmp.match_fields.len(), 1);
-    assert_eq!(ecmp.implementation_id, Some(i.action_profiles[0].preamble.id));
+    assert_eq!(
+        ecmp.implementation_id,
+        Some(i.action_profiles[0].preamble.id)
+    );
     assert!(i.action_profiles[0].with_selector);
     assert_eq!(i.action_profiles[0].size, 1024);
     assert_eq!(i.counters[0].unit, "BYTES");
     assert_eq!(i.counters[0].size, 64);
     assert_eq!((i.registers[0].size, i.registers[0].bitwidth), (128, 32));
-    let fwd = i.actions.iter().find(|a| a.preamble.name == "Ing.fwd").expect("fwd");
-    assert_eq!((fwd.params[0].name.as_str(), fwd.params[0].bitwidth), ("port", 9));
+    let fwd = i
+        .actions
+        .iter()
+        .find(|a| a.preamble.name == "Ing.fwd")
+        .expect("fwd");
+    assert_eq!(
+        (fwd.params[0].name.as_str(), fwd.params[0].bitwidth),
+        ("port", 9)
+    );
 }
 
 #[test]
@@ -126,7 +168,11 @@ fn controller_headers_and_digests() {
     let i = info();
     let cpu = &i.controller_packet_metadata[0];
     assert_eq!(cpu.preamble.name, "packet_in");
-    let md: Vec<(&str, u32)> = cpu.metadata.iter().map(|m| (m.name.as_str(), m.bitwidth)).collect();
+    let md: Vec<(&str, u32)> = cpu
+        .metadata
+        .iter()
+        .map(|m| (m.name.as_str(), m.bitwidth))
+        .collect();
     assert_eq!(md, [("ingress_port", 9), ("pad", 7)]);
     assert_eq!(i.digests[0].preamble.name, "learn_t");
 }

@@ -470,10 +470,18 @@ impl Checker<'_> {
         match check.map(|c| &c.kind) {
             Some(ExprKind::Const(Value::Bool(true))) => {}
             Some(ExprKind::Const(Value::Bool(false))) => {
-                self.error(Code::NotConstant, span, format!("static assertion failed{message}"));
+                self.error(
+                    Code::NotConstant,
+                    span,
+                    format!("static assertion failed{message}"),
+                );
             }
             _ if check.is_some_and(|c| self.is_unknown(c.ty)) => {}
-            _ => self.error(Code::NotConstant, span, "the condition of `static_assert` must be a compile-time constant"),
+            _ => self.error(
+                Code::NotConstant,
+                span,
+                "the condition of `static_assert` must be a compile-time constant",
+            ),
         }
         mk(TypeTable::BOOL, ExprKind::Const(Value::Bool(true)), span)
     }

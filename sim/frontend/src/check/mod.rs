@@ -313,12 +313,17 @@ impl<'a> Checker<'a> {
         let depth = self.scopes.len();
         if depth > 1
             && !self.scopes[depth - 1].contains_key(&name.name)
-            && self.scopes[..depth - 1].iter().any(|s| s.contains_key(&name.name))
+            && self.scopes[..depth - 1]
+                .iter()
+                .any(|s| s.contains_key(&name.name))
         {
             self.warning(
                 Code::Shadowing,
                 name.span,
-                format!("`{}` hides a declaration of the same name in an enclosing scope", name.name),
+                format!(
+                    "`{}` hides a declaration of the same name in an enclosing scope",
+                    name.name
+                ),
             );
         }
         let scope = self.scopes.last_mut().expect("a scope");

@@ -76,9 +76,7 @@ impl Parser<'_> {
     fn starts_type_after_type_kw(&self) -> bool {
         !matches!(
             self.kind_at(1),
-            TokenKind::Punct(
-                Punct::Assign | Punct::Semi | Punct::LParen | Punct::Dot | Punct::LBracket
-            )
+            TokenKind::Punct(Punct::Assign | Punct::Semi | Punct::LParen | Punct::LBracket)
         )
     }
 

@@ -61,7 +61,11 @@ pub struct Parsed {
 pub fn parse(tokens: &[Token], text: &str) -> Parsed {
     let mut p = Parser::new(tokens, text);
     let program = p.program();
-    Parsed { program, errors: p.errors, annotations: p.annotations_seen }
+    Parsed {
+        program,
+        errors: p.errors,
+        annotations: p.annotations_seen,
+    }
 }
 
 /// Parses one expression (used for annotation bodies and by tests).

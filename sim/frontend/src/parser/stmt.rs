@@ -31,6 +31,7 @@ impl Parser<'_> {
     fn stmt_inner(&mut self) -> PResult<Stmt> {
         let lo = self.start();
         let annotations = self.annotations()?;
+        let annotated = !annotations.is_empty();
         let kind = match self.kind().clone() {
             TokenKind::Punct(Punct::LBrace) => StmtKind::Block(self.block(annotations)?),
             TokenKind::Punct(Punct::Semi) => {
@@ -65,6 +66,18 @@ impl Parser<'_> {
                 }
             }
         };
+        let keeps_annotations = matches!(
+            kind,
+            StmtKind::Block(_) | StmtKind::Var(_) | StmtKind::Const(_) | StmtKind::ForIn { .. }
+        );
+        if annotated && !keeps_annotations {
+            self.error(
+                crate::source::Span::new(lo, lo + 1),
+                "annotations are only allowed on blocks, declarations and `for ... in` loops"
+                    .into(),
+            );
+            return Err(super::Failed);
+        }
         Ok(Stmt {
             kind,
             span: self.span_from(lo),

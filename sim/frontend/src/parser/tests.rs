@@ -442,16 +442,37 @@ fn typedef_of_a_derived_type_declares_both() {
 
 #[test]
 fn deep_nesting_is_an_error_not_a_crash() {
-    let deep_parens = format!("const bit<8> x = {}1{};", "(".repeat(100_000), ")".repeat(100_000));
+    let deep_parens = format!(
+        "const bit<8> x = {}1{};",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
     let long_chain = format!("const bit<8> y = 1{};", " + 1".repeat(100_000));
     let deep_blocks = format!("control C() {{ apply {{ {} }} }}", "{ ".repeat(100_000));
     for src in [deep_parens, long_chain, deep_blocks] {
         // Through the driver, which gives the front end a large stack.
         let c = crate::driver::compile_source("deep.p4", src, &Default::default());
         assert!(
-            c.diagnostics.iter().any(|d| d.message.contains("nested more than")),
+            c.diagnostics
+                .iter()
+                .any(|d| d.message.contains("nested more than")),
             "{}",
             c.render(false)
         );
     }
+}
+
+#[test]
+fn type_declaration_of_a_global_type() {
+    let p = parse_ok("typedef bit<8> T; type .T U;");
+    let DeclKind::Typedef(t) = &p.decls[1].kind else {
+        panic!()
+    };
+    assert!(t.new_type);
+}
+
+#[test]
+fn annotations_on_plain_statements_are_errors() {
+    parse_err("control C(inout bit<8> x) { apply { @likely x = 1; } }");
+    parse_ok("control C(inout bit<8> x) { apply { @likely { x = 1; } @a bit<8> y = 2; } }");
 }
