@@ -1075,6 +1075,17 @@ impl Checker<'_> {
                     return r;
                 }
             }
+            (
+                Ty::Block { decl: pd, args: pa, .. },
+                Ty::Block { decl: ad, args: aa, .. },
+            ) => {
+                // A parser or control where a parser or control type is
+                // expected: compatible apply signatures.
+                let mut sol = super::unify::Solution::default();
+                if self.unify_blocks((*pd, pa.clone()), (ad, aa), &mut sol) {
+                    return mk(to, v.kind, span);
+                }
+            }
             (Ty::Set(elem), _) => {
                 let inner = self.coerce(v, *elem);
                 return mk(to, inner.kind, span);
