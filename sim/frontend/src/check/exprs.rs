@@ -1076,8 +1076,12 @@ impl Checker<'_> {
                 }
             }
             (
-                Ty::Block { decl: pd, args: pa, .. },
-                Ty::Block { decl: ad, args: aa, .. },
+                Ty::Block {
+                    decl: pd, args: pa, ..
+                },
+                Ty::Block {
+                    decl: ad, args: aa, ..
+                },
             ) => {
                 // A parser or control where a parser or control type is
                 // expected: compatible apply signatures.

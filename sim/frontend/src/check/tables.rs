@@ -316,6 +316,19 @@ impl Checker<'_> {
         })
     }
 
+    /// True if `e` is `a` or `a(...)` with `a` an action in scope.
+    fn names_action(&self, e: &ast::Expr) -> bool {
+        let path = match &e.kind {
+            ast::ExprKind::Name(p) => p,
+            ast::ExprKind::Call { callee, .. } => match &callee.kind {
+                ast::ExprKind::Name(p) => p,
+                _ => return false,
+            },
+            _ => return false,
+        };
+        matches!(self.lookup_path(path), Some(Binding::Action(_)))
+    }
+
     fn table_entry(
         &mut self,
         e: &ast::Entry,
@@ -491,7 +504,13 @@ impl Checker<'_> {
                 table.support_timeout = matches!(v.kind, ExprKind::Const(ir::Value::Bool(true)));
             }
             _ => {
-                let _ = self.expr(value, None);
+                // Architecture-defined properties (e.g. PSA's
+                // `psa_empty_group_action`) may name an action of the table.
+                if self.names_action(value) {
+                    let _ = self.bound_action(value, table);
+                } else {
+                    let _ = self.expr(value, None);
+                }
             }
         }
     }
