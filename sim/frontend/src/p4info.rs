@@ -318,6 +318,7 @@ pub fn build(p: &ir::Program) -> P4Info {
     }
 
     // Extern instances.
+    let mut digest_types: Vec<(String, TyId)> = Vec::new();
     for (i, inst) in p.instances.iter().enumerate() {
         let InstanceOf::Extern { name: ext } = &inst.of else {
             continue;
@@ -336,7 +337,15 @@ pub fn build(p: &ir::Program) -> P4Info {
             Some(ExprKind::Const(ir::Value::Enum(v))) => *v,
             _ => 0,
         };
-        match ext.as_str() {
+        match canonical_extern(ext) {
+            "digest" => {
+                // PSA/PNA `Digest<T>` instances: one digest per instance.
+                if let Ty::Extern { args, .. } = p.types.get(inst.ty)
+                    && let Some(&t) = args.first()
+                {
+                    digest_types.push((cp.clone(), t));
+                }
+            }
             "counter" | "meter" => {
                 let counter = ext == "counter";
                 let unit = unit_arg(1);
@@ -484,7 +493,15 @@ pub fn build(p: &ir::Program) -> P4Info {
         });
     }
 
-    // Digests: one per digested type.
+    // Digests: PSA/PNA `Digest` instances by name; v1model `digest<T>()`
+    // calls, one per digested type, named after the type.
+    for (name, t) in digest_types {
+        let id = ids.alloc(prefix::DIGEST, &name, &[]);
+        info.digests.push(Digest {
+            preamble: preamble(id, &name, &[]),
+            fields: struct_fields(&p.types, t),
+        });
+    }
     let mut digested: Vec<TyId> = Vec::new();
     visit_calls(p, &mut |callee| {
         if let Callee::ExternFunction { name, type_args } = callee
@@ -498,24 +515,41 @@ pub fn build(p: &ir::Program) -> P4Info {
     for t in digested {
         let name = p.types.display(t);
         let id = ids.alloc(prefix::DIGEST, &name, &[]);
-        let fields = p
-            .types
-            .struct_info(t)
-            .map(|s| {
-                s.fields
-                    .iter()
-                    .map(|f| (f.name.clone(), width(&p.types, f.ty)))
-                    .collect()
-            })
-            .unwrap_or_default();
         info.digests.push(Digest {
             preamble: preamble(id, &name, &[]),
-            fields,
+            fields: struct_fields(&p.types, t),
         });
     }
 
     assign_aliases(&mut info);
     info
+}
+
+/// v1model, PSA and PNA spell the same externs differently.
+fn canonical_extern(name: &str) -> &str {
+    match name {
+        "Counter" => "counter",
+        "DirectCounter" => "direct_counter",
+        "Meter" => "meter",
+        "DirectMeter" => "direct_meter",
+        "Register" => "register",
+        "ActionProfile" => "action_profile",
+        "ActionSelector" => "action_selector",
+        "Digest" => "digest",
+        other => other,
+    }
+}
+
+fn struct_fields(types: &TypeTable, t: TyId) -> Vec<(String, u32)> {
+    types
+        .struct_info(t)
+        .map(|s| {
+            s.fields
+                .iter()
+                .map(|f| (f.name.clone(), width(types, f.ty)))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 fn unit_name(counter: bool, unit: u32) -> &'static str {

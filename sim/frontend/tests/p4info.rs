@@ -187,3 +187,85 @@ fn text_format_is_well_formed() {
     assert!(text.contains("match_type: TERNARY"));
     assert!(text.contains("controller_packet_metadata {"));
 }
+
+/// Every valid corpus program: P4Info ids are unique and carry their
+/// prefix, every reference points at an emitted object, text is balanced.
+#[test]
+fn corpus_p4info_is_consistent() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/p4/valid");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(dir).expect("corpus") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|x| x != "p4") {
+            continue;
+        }
+        let c = janus_p4::driver::compile_file(&path, &Options::default()).expect("readable");
+        let Some(program) = c.program() else { continue };
+        let i = p4info::build(program);
+        let mut ids = std::collections::HashSet::new();
+        let mut check = |id: u32, pfx: u8, what: &str| {
+            assert_eq!(
+                id >> 24,
+                pfx as u32,
+                "{}: {what} id {id:#x}",
+                path.display()
+            );
+            assert!(ids.insert(id), "{}: duplicate id {id:#x}", path.display());
+        };
+        i.tables
+            .iter()
+            .for_each(|t| check(t.preamble.id, prefix::TABLE, &t.preamble.name));
+        i.actions
+            .iter()
+            .for_each(|a| check(a.preamble.id, prefix::ACTION, &a.preamble.name));
+        i.action_profiles
+            .iter()
+            .for_each(|a| check(a.preamble.id, prefix::ACTION_PROFILE, "profile"));
+        i.counters
+            .iter()
+            .for_each(|a| check(a.preamble.id, prefix::COUNTER, "counter"));
+        i.direct_counters
+            .iter()
+            .for_each(|a| check(a.preamble.id, prefix::DIRECT_COUNTER, "direct counter"));
+        i.meters
+            .iter()
+            .for_each(|a| check(a.preamble.id, prefix::METER, "meter"));
+        i.direct_meters
+            .iter()
+            .for_each(|a| check(a.preamble.id, prefix::DIRECT_METER, "direct meter"));
+        i.registers
+            .iter()
+            .for_each(|a| check(a.preamble.id, prefix::REGISTER, "register"));
+        i.digests
+            .iter()
+            .for_each(|a| check(a.preamble.id, prefix::DIGEST, "digest"));
+        i.value_sets
+            .iter()
+            .for_each(|a| check(a.preamble.id, prefix::VALUE_SET, "value set"));
+        for t in &i.tables {
+            for r in &t.action_refs {
+                assert!(
+                    i.actions.iter().any(|a| a.preamble.id == r.id),
+                    "{}: dangling action ref",
+                    path.display()
+                );
+            }
+            if let Some(imp) = t.implementation_id {
+                assert!(
+                    i.action_profiles.iter().any(|a| a.preamble.id == imp),
+                    "{}: dangling profile",
+                    path.display()
+                );
+            }
+        }
+        let text = p4info::to_text(&i);
+        assert_eq!(
+            text.matches('{').count(),
+            text.matches('}').count(),
+            "{}",
+            path.display()
+        );
+        checked += 1;
+    }
+    assert!(checked >= 70, "only {checked} programs checked");
+}

@@ -479,7 +479,9 @@ impl Checker<'_> {
                     ),
                 }
             }
-            "implementation" | "counters" | "meters" => {
+            "implementation" | "counters" | "meters" | "psa_implementation"
+            | "psa_direct_counter" | "psa_direct_meter" | "pna_implementation"
+            | "pna_direct_counter" | "pna_direct_meter" => {
                 let v = self.expr(value, None);
                 let inst = match v.kind {
                     ExprKind::Instance(id) => Some(id),
@@ -493,15 +495,23 @@ impl Checker<'_> {
                         None
                     }
                 };
-                match name.name.as_str() {
-                    "implementation" => table.implementation = inst,
-                    "counters" => table.direct_counter = inst,
-                    _ => table.direct_meter = inst,
+                let n = name.name.as_str();
+                if n.ends_with("implementation") {
+                    table.implementation = inst;
+                } else if n == "counters" || n.ends_with("direct_counter") {
+                    table.direct_counter = inst;
+                } else {
+                    table.direct_meter = inst;
                 }
             }
             "support_timeout" => {
                 let v = self.expr(value, Some(TypeTable::BOOL));
                 table.support_timeout = matches!(v.kind, ExprKind::Const(ir::Value::Bool(true)));
+            }
+            "psa_idle_timeout" | "pna_idle_timeout" => {
+                // `PSA_IdleTimeout_t.NOTIFY_CONTROL` (the enum's second member).
+                let v = self.expr(value, None);
+                table.support_timeout = matches!(v.kind, ExprKind::Const(ir::Value::Enum(1)));
             }
             _ => {
                 // Architecture-defined properties (e.g. PSA's
