@@ -89,14 +89,8 @@ pub struct Var {
     pub span: Span,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UnOp {
-    Not,
-    BitNot,
-    Neg,
-}
-
-pub use crate::ast::BinOp;
+/// The operators are the AST's; `UnOp::Plus` never reaches the IR.
+pub use crate::ast::{BinOp, UnOp};
 
 /// Methods that the language defines on headers, unions and stacks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

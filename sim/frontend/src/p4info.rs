@@ -833,18 +833,7 @@ fn write_match_type(w: &mut String, mt: &str, indent: &str) {
     }
 }
 
-/// A protobuf text-format string literal.
+/// A protobuf text-format string literal (the same escapes as P4's).
 fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    crate::pretty::string_lit(s)
 }

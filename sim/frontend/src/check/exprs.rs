@@ -455,7 +455,7 @@ impl Checker<'_> {
 
     fn unary_expr(
         &mut self,
-        op: ast::UnOp,
+        op: UnOp,
         operand: &ast::Expr,
         span: Span,
         expected: Option<TyId>,
@@ -464,50 +464,49 @@ impl Checker<'_> {
         if self.is_unknown(v.ty) {
             return unknown(span);
         }
-        let (irop, ok) = match op {
-            ast::UnOp::Not => (UnOp::Not, v.ty == TypeTable::BOOL),
-            ast::UnOp::BitNot => (UnOp::BitNot, matches!(self.ty(v.ty), Ty::Bits { .. })),
-            ast::UnOp::Neg => (UnOp::Neg, self.is_integer(v.ty)),
-            ast::UnOp::Plus => (UnOp::Neg, self.is_integer(v.ty)),
+        let ok = match op {
+            UnOp::Not => v.ty == TypeTable::BOOL,
+            UnOp::BitNot => matches!(self.ty(v.ty), Ty::Bits { .. }),
+            UnOp::Neg | UnOp::Plus => self.is_integer(v.ty),
         };
-        if !ok && op == ast::UnOp::Not {
-            let shown = self.show(v.ty);
-            self.error(
-                Code::NotBoolean,
-                span,
-                format!("operator `!` needs a `bool` operand, not `{shown}`"),
-            );
-            return unknown(span);
-        }
         if !ok {
             let shown = self.show(v.ty);
-            let sym = match op {
-                ast::UnOp::Not => "!",
-                ast::UnOp::BitNot => "~",
-                ast::UnOp::Neg => "-",
-                ast::UnOp::Plus => "+",
+            let (code, message) = match op {
+                UnOp::Not => (
+                    Code::NotBoolean,
+                    format!("operator `!` needs a `bool` operand, not `{shown}`"),
+                ),
+                UnOp::BitNot if v.ty == TypeTable::INF_INT => (
+                    Code::BadOperand,
+                    format!(
+                        "operator `~` cannot be applied to `{shown}` (an `int` constant has no width; cast it first)"
+                    ),
+                ),
+                UnOp::BitNot => (
+                    Code::BadOperand,
+                    format!("operator `~` cannot be applied to `{shown}`"),
+                ),
+                UnOp::Neg => (
+                    Code::BadOperand,
+                    format!("operator `-` cannot be applied to `{shown}`"),
+                ),
+                UnOp::Plus => (
+                    Code::BadOperand,
+                    format!("operator `+` cannot be applied to `{shown}`"),
+                ),
             };
-            let note = if v.ty == TypeTable::INF_INT && op == ast::UnOp::BitNot {
-                " (an `int` constant has no width; cast it first)"
-            } else {
-                ""
-            };
-            self.error(
-                Code::BadOperand,
-                span,
-                format!("operator `{sym}` cannot be applied to `{shown}`{note}"),
-            );
+            self.error(code, span, message);
             return unknown(span);
         }
-        if op == ast::UnOp::Plus {
+        if op == UnOp::Plus {
             return mk(v.ty, v.kind, span);
         }
         if let ExprKind::Const(c) = &v.kind
-            && let Some(r) = consts::unary(irop, c, self.int_ty(v.ty))
+            && let Some(r) = consts::unary(op, c, self.int_ty(v.ty))
         {
             return mk(v.ty, ExprKind::Const(r), span);
         }
-        mk(v.ty, ExprKind::Unary(irop, Box::new(v)), span)
+        mk(v.ty, ExprKind::Unary(op, Box::new(v)), span)
     }
 
     /// Converts a serializable enum value to its underlying type (an

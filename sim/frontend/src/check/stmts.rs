@@ -6,7 +6,7 @@ use super::exprs::unknown;
 use super::{Binding, Checker, Context};
 use crate::ast::{self, StmtKind};
 use crate::diag::Code;
-use crate::ir::{self, ExprKind, SwitchLabel, Value, VarKind};
+use crate::ir::{self, ExprKind, SwitchLabel, VarKind};
 use crate::types::{Ty, TyId, TypeTable};
 
 impl Checker<'_> {
@@ -243,18 +243,10 @@ impl Checker<'_> {
     pub(crate) fn const_decl(&mut self, c: &ast::ConstDecl) {
         let ty = self.resolve_type(&c.ty);
         let v = self.expr_as(&c.value, ty);
-        let value = match v.kind {
-            ExprKind::Const(value) => value,
-            _ if self.is_unknown(v.ty) || self.is_unknown(ty) => {
-                self.declare(
-                    &c.name,
-                    Binding::Const {
-                        ty: TypeTable::UNKNOWN,
-                        value: Value::Bool(false),
-                    },
-                );
-                return;
-            }
+        let binding = match v.kind {
+            ExprKind::Const(value) => Binding::Const { ty, value },
+            // Already reported; later uses stay quiet.
+            _ if self.is_unknown(v.ty) || self.is_unknown(ty) => Binding::Type(TypeTable::UNKNOWN),
             _ => {
                 self.error(
                     Code::NotConstant,
@@ -264,17 +256,10 @@ impl Checker<'_> {
                         c.name.name
                     ),
                 );
-                self.declare(
-                    &c.name,
-                    Binding::Const {
-                        ty: TypeTable::UNKNOWN,
-                        value: Value::Bool(false),
-                    },
-                );
-                return;
+                Binding::Type(TypeTable::UNKNOWN)
             }
         };
-        self.declare(&c.name, Binding::Const { ty, value });
+        self.declare(&c.name, binding);
     }
 
     fn for_in(

@@ -371,12 +371,13 @@ impl Parser<'_> {
         })
     }
 
-    fn parser_decl(&mut self, annotations: Annotations) -> PResult<DeclKind> {
-        self.expect_kw(Kw::Parser)?;
-        let proto = self.block_proto(annotations)?;
-        if self.eat_punct(Punct::Semi) {
-            return Ok(DeclKind::ParserType(proto));
-        }
+    /// After a parser's or control's signature: optional constructor
+    /// parameters and the `{`, then `body` with the type parameters in scope.
+    fn block_body(
+        &mut self,
+        proto: BlockProto,
+        body: impl FnOnce(&mut Self, BlockProto, Vec<Param>) -> PResult<DeclKind>,
+    ) -> PResult<DeclKind> {
         let type_params = proto.type_params.clone();
         self.with_type_params(&type_params, |p| {
             let ctor_params = if p.is_punct(Punct::LParen) {
@@ -385,6 +386,17 @@ impl Parser<'_> {
                 Vec::new()
             };
             p.expect_punct(Punct::LBrace)?;
+            body(p, proto, ctor_params)
+        })
+    }
+
+    fn parser_decl(&mut self, annotations: Annotations) -> PResult<DeclKind> {
+        self.expect_kw(Kw::Parser)?;
+        let proto = self.block_proto(annotations)?;
+        if self.eat_punct(Punct::Semi) {
+            return Ok(DeclKind::ParserType(proto));
+        }
+        self.block_body(proto, |p, proto, ctor_params| {
             let mut locals = Vec::new();
             let mut states = Vec::new();
             while !p.eat_punct(Punct::RBrace) {
@@ -442,14 +454,7 @@ impl Parser<'_> {
         if self.eat_punct(Punct::Semi) {
             return Ok(DeclKind::ControlType(proto));
         }
-        let type_params = proto.type_params.clone();
-        self.with_type_params(&type_params, |p| {
-            let ctor_params = if p.is_punct(Punct::LParen) {
-                p.params()?
-            } else {
-                Vec::new()
-            };
-            p.expect_punct(Punct::LBrace)?;
+        self.block_body(proto, |p, proto, ctor_params| {
             let mut locals = Vec::new();
             loop {
                 if p.at_eof() {
