@@ -443,20 +443,23 @@ impl Lexer<'_> {
                 }
                 b'\n' => break,
                 b'\\' => {
-                    let esc = self.peek(1);
-                    self.pos += 2;
+                    // The escaped character may be multi-byte: decode it whole.
+                    self.pos += 1;
+                    let Some(esc) = self.text.get(self.pos..).and_then(|s| s.chars().next()) else {
+                        break;
+                    };
+                    self.pos += esc.len_utf8();
                     match esc {
-                        Some(b'n') => value.push('\n'),
-                        Some(b't') => value.push('\t'),
-                        Some(b'r') => value.push('\r'),
-                        Some(b'\\') => value.push('\\'),
-                        Some(b'"') => value.push('"'),
-                        Some(b'\n') => {}
-                        Some(other) => {
+                        'n' => value.push('\n'),
+                        't' => value.push('\t'),
+                        'r' => value.push('\r'),
+                        '\\' => value.push('\\'),
+                        '"' => value.push('"'),
+                        '\n' => {}
+                        other => {
                             value.push('\\');
-                            value.push(other as char);
+                            value.push(other);
                         }
-                        None => break,
                     }
                 }
                 _ => {
@@ -715,6 +718,8 @@ mod tests {
             "\"\\",
             "9999999999999999999999w1",
             "$",
+            "\"\\\u{fffd}",
+            "\"\\é\"",
         ] {
             let _ = lex(s);
         }

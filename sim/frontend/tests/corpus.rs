@@ -119,3 +119,16 @@ fn check_marked(dir: &str, kind: &str, severity: Severity, at_least: usize) {
         failures.join("\n")
     );
 }
+
+/// Inputs the fuzzers once crashed on: each must now give diagnostics, not
+/// a panic.
+#[test]
+fn fuzz_regressions_do_not_panic() {
+    for f in programs("tests/fuzz_regressions") {
+        let bytes = std::fs::read(&f).expect("readable");
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let c =
+            janus_p4::driver::compile_source(&f.display().to_string(), text, &Options::default());
+        let _ = c.render(false);
+    }
+}
