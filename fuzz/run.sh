@@ -7,7 +7,11 @@
 # The corpus (fuzz/corpus/TARGET) and crash artifacts (fuzz/artifacts/TARGET)
 # are git-ignored. Needs cargo-fuzz (`cargo install cargo-fuzz --locked`).
 # Uses a nightly toolchain when one is installed, else the stable one with
-# RUSTC_BOOTSTRAP=1 (cargo-fuzz passes nightly-only -Z flags to rustc).
+# RUSTC_BOOTSTRAP=1 (cargo-fuzz passes nightly-only -Z flags to rustc); set
+# FUZZ_TOOLCHAIN=stable or FUZZ_TOOLCHAIN=nightly to choose.
+#
+# Example: fuzz/run.sh frontend_structured 600
+# Keep going after a crash: fuzz/run.sh frontend 600 -fork=1 -ignore_crashes=1
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
@@ -39,7 +43,15 @@ for f in "$tests"/valid/*.p4 "$tests"/invalid/*.p4; do
     fi
 done
 
-if rustup run nightly rustc --version >/dev/null 2>&1; then
+toolchain=${FUZZ_TOOLCHAIN:-}
+if [ -z "$toolchain" ]; then
+    if rustup run nightly rustc --version >/dev/null 2>&1; then
+        toolchain=nightly
+    else
+        toolchain=stable
+    fi
+fi
+if [ "$toolchain" = nightly ]; then
     cargo_cmd=(cargo +nightly fuzz)
 else
     export RUSTC_BOOTSTRAP=1
