@@ -1,0 +1,4 @@
+//! The Janus behavioural model engine: executes the front end's IR,
+//! independent of any architecture (v1model and others sit on top).
+
+pub mod value;

@@ -1,0 +1,1 @@
+//! Arbitrary-width P4 values (placeholder; being written).

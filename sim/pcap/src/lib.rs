@@ -1,0 +1,1 @@
+//! pcap and pcapng files (placeholder; being written).

@@ -1,0 +1,1 @@
+//! The STF packet-test format (placeholder; being written).
