@@ -219,9 +219,26 @@ pub struct SwitchCase {
     pub body: Vec<Stmt>,
 }
 
-/// A control-plane-visible name: p4c's convention, `<block>.<local>`,
-/// `@name` overriding, a leading `.` making it global (and dropped).
-pub type ControlPlaneName = String;
+/// How an object is named for the control plane, relative to the parser or
+/// control it is declared in (p4c's convention): the full name is
+/// `<instance path>.<local>`; `@name("x")` replaces the local part;
+/// `@name(".x")`, and any top-level declaration, is global: just `x`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CpName {
+    pub local: String,
+    pub global: bool,
+}
+
+impl CpName {
+    /// The full name of the object in the block instance at `path`.
+    pub fn under(&self, path: &str) -> String {
+        if self.global || path.is_empty() {
+            self.local.clone()
+        } else {
+            format!("{path}.{}", self.local)
+        }
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct Param {
@@ -234,7 +251,7 @@ pub struct Param {
 #[derive(Clone, Debug)]
 pub struct Action {
     pub name: String,
-    pub control_plane_name: ControlPlaneName,
+    pub cp_name: CpName,
     pub params: Vec<Param>,
     pub body: Vec<Stmt>,
     pub annotations: Vec<crate::ast::Annotation>,
@@ -280,7 +297,7 @@ pub struct TableEntry {
 #[derive(Clone, Debug)]
 pub struct Table {
     pub name: String,
-    pub control_plane_name: ControlPlaneName,
+    pub cp_name: CpName,
     pub keys: Vec<TableKey>,
     pub actions: Vec<ActionCall>,
     pub default_action: Option<ActionCall>,
@@ -308,7 +325,7 @@ pub enum InstanceOf {
 #[derive(Clone, Debug)]
 pub struct Instance {
     pub name: String,
-    pub control_plane_name: ControlPlaneName,
+    pub cp_name: CpName,
     pub ty: TyId,
     pub of: InstanceOf,
     /// Constructor arguments (constant-folded where possible).
@@ -320,7 +337,7 @@ pub struct Instance {
 #[derive(Clone, Debug)]
 pub struct ValueSet {
     pub name: String,
-    pub control_plane_name: ControlPlaneName,
+    pub cp_name: CpName,
     pub elem: TyId,
     pub size: u64,
 }
@@ -398,5 +415,56 @@ pub struct Program {
 impl Program {
     pub fn var(&self, id: VarId) -> &Var {
         &self.vars[id.0 as usize]
+    }
+
+    /// Every parser and control instance reachable from `main`, outermost
+    /// first, with its control-plane path: `MyIngress` for a package
+    /// argument, `MyIngress.inner` for `Inner() inner;` inside it. A block
+    /// instantiated twice appears twice. Without `main`, every block once,
+    /// under its own name.
+    pub fn instance_paths(&self) -> Vec<(BlockId, String)> {
+        let mut out = Vec::new();
+        match self.main {
+            Some(main) => self.visit_instance(main, String::new(), &mut out),
+            None => out.extend(
+                self.blocks
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| (BlockId(i as u32), b.name.clone())),
+            ),
+        }
+        out
+    }
+
+    fn visit_instance(&self, id: InstanceId, path: String, out: &mut Vec<(BlockId, String)>) {
+        let inst = &self.instances[id.0 as usize];
+        let child_path = |name: &str| {
+            if path.is_empty() {
+                name.to_string()
+            } else {
+                format!("{path}.{name}")
+            }
+        };
+        let args = inst.args.iter().filter_map(|a| match a.kind {
+            ExprKind::Instance(child) => Some(child),
+            _ => None,
+        });
+        match &inst.of {
+            InstanceOf::Package { .. } => {
+                for child in args {
+                    let name = &self.instances[child.0 as usize].name;
+                    self.visit_instance(child, child_path(name), out);
+                }
+            }
+            InstanceOf::Block(b) => {
+                out.push((*b, path.clone()));
+                let locals = self.blocks[b.0 as usize].instances.iter().copied();
+                for child in args.chain(locals) {
+                    let name = &self.instances[child.0 as usize].name;
+                    self.visit_instance(child, format!("{path}.{name}"), out);
+                }
+            }
+            InstanceOf::Extern { .. } => {}
+        }
     }
 }

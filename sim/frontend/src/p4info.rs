@@ -213,232 +213,61 @@ fn match_type(kind: &str) -> String {
     }
 }
 
-/// Builds the P4Info of a checked program.
+/// Builds the P4Info of a checked program: the objects of every parser and
+/// control instance (see [`ir::Program::instance_paths`]), named by instance
+/// path as p4c names them, plus the program's global objects.
 pub fn build(p: &ir::Program) -> P4Info {
-    let mut ids = Ids::default();
-    let mut info = P4Info {
-        arch: p
-            .main
-            .map(|m| match &p.instances[m.0 as usize].of {
-                InstanceOf::Package { name } if name == "V1Switch" => "v1model".to_string(),
-                InstanceOf::Package { name } => name.clone(),
-                _ => String::new(),
-            })
-            .unwrap_or_default(),
-        ..P4Info::default()
+    let arch = p
+        .main
+        .map(|m| match &p.instances[m.0 as usize].of {
+            InstanceOf::Package { name } if name == "V1Switch" => "v1model".to_string(),
+            InstanceOf::Package { name } => name.clone(),
+            _ => String::new(),
+        })
+        .unwrap_or_default();
+    let mut b = Builder {
+        p,
+        ids: Ids::default(),
+        info: P4Info {
+            arch,
+            ..P4Info::default()
+        },
+        action_ids: BTreeMap::new(),
+        emitted_tables: Vec::new(),
+        digest_types: Vec::new(),
     };
-
-    // Actions used by tables, in declaration order.
-    let mut used_actions: Vec<ir::ActionId> = Vec::new();
-    for t in &p.tables {
-        for a in &t.actions {
-            if !used_actions.contains(&a.action) {
-                used_actions.push(a.action);
-            }
+    let paths = p.instance_paths();
+    for (block, path) in &paths {
+        for &t in &p.blocks[block.0 as usize].tables {
+            b.table(t, *block, path);
         }
     }
-    used_actions.sort_by_key(|a| a.0);
-    let mut action_ids: BTreeMap<u32, u32> = BTreeMap::new();
-    for a in &used_actions {
-        let act = &p.actions[a.0 as usize];
-        let id = ids.alloc(prefix::ACTION, &act.control_plane_name, &act.annotations);
-        action_ids.insert(a.0, id);
-        let params = act
-            .params
-            .iter()
-            .filter(|x| x.direction == ir::Direction::None)
-            .enumerate()
-            .map(|(i, x)| Param {
-                id: i as u32 + 1,
-                name: x.name.clone(),
-                bitwidth: width(&p.types, x.ty),
-            })
-            .collect();
-        info.actions.push(Action {
-            preamble: preamble(id, &act.control_plane_name, &act.annotations),
-            params,
-        });
-    }
-
-    // Tables.
-    let mut table_ids = Vec::new();
-    for t in &p.tables {
-        let id = ids.alloc(prefix::TABLE, &t.control_plane_name, &t.annotations);
-        table_ids.push(id);
-    }
-    for (t, &id) in p.tables.iter().zip(&table_ids) {
-        let match_fields = t
-            .keys
-            .iter()
-            .filter(|k| k.match_kind != "selector")
-            .enumerate()
-            .map(|(i, k)| MatchField {
-                id: i as u32 + 1,
-                name: k.name.clone(),
-                bitwidth: width(&p.types, k.expr.ty),
-                match_type: match_type(&k.match_kind),
-            })
-            .collect();
-        let action_refs = t
-            .actions
-            .iter()
-            .map(|a| ActionRef {
-                id: action_ids[&a.action.0],
-                scope: if a.default_only {
-                    "DEFAULT_ONLY"
-                } else if a.table_only {
-                    "TABLE_ONLY"
-                } else {
-                    "TABLE_AND_DEFAULT"
-                },
-                annotations: if a.default_only {
-                    vec!["@defaultonly".into()]
-                } else if a.table_only {
-                    vec!["@tableonly".into()]
-                } else {
-                    Vec::new()
-                },
-            })
-            .collect();
-        info.tables.push(Table {
-            preamble: preamble(id, &t.control_plane_name, &t.annotations),
-            match_fields,
-            action_refs,
-            const_default_action_id: t
-                .default_action
-                .as_ref()
-                .filter(|_| t.default_is_const)
-                .map(|a| action_ids[&a.action.0]),
-            implementation_id: None,
-            direct_resource_ids: Vec::new(),
-            size: t.size.unwrap_or(1024),
-            idle_timeout: t.support_timeout,
-            is_const_table: t.entries_const && !t.entries.is_empty(),
-        });
-    }
-
-    // Extern instances.
-    let mut digest_types: Vec<(String, TyId)> = Vec::new();
-    for (i, inst) in p.instances.iter().enumerate() {
-        let InstanceOf::Extern { name: ext } = &inst.of else {
-            continue;
-        };
-        let cp = &inst.control_plane_name;
-        let using_tables = |f: &dyn Fn(&ir::Table) -> Option<ir::InstanceId>| -> Vec<usize> {
-            p.tables
-                .iter()
-                .enumerate()
-                .filter(|(_, t)| f(t) == Some(ir::InstanceId(i as u32)))
-                .map(|(k, _)| k)
-                .collect()
-        };
-        let arg = |k: usize| inst.args.get(k).and_then(const_value);
-        let unit_arg = |k: usize| match inst.args.get(k).map(|e| &e.kind) {
-            Some(ExprKind::Const(ir::Value::Enum(v))) => *v,
-            _ => 0,
-        };
-        match canonical_extern(ext) {
-            "digest" => {
-                // PSA/PNA `Digest<T>` instances: one digest per instance.
-                if let Ty::Extern { args, .. } = p.types.get(inst.ty)
-                    && let Some(&t) = args.first()
-                {
-                    digest_types.push((cp.clone(), t));
-                }
-            }
-            "counter" | "meter" => {
-                let counter = ext == "counter";
-                let unit = unit_arg(1);
-                let id = ids.alloc(
-                    if counter {
-                        prefix::COUNTER
-                    } else {
-                        prefix::METER
-                    },
-                    cp,
-                    &inst.annotations,
-                );
-                let r = Resource {
-                    preamble: preamble(id, cp, &inst.annotations),
-                    unit: unit_name(counter, unit),
-                    size: arg(0).unwrap_or(0),
-                    direct_table_id: None,
-                    bitwidth: 0,
-                };
-                if counter {
-                    info.counters.push(r)
-                } else {
-                    info.meters.push(r)
-                }
-            }
-            "direct_counter" | "direct_meter" => {
-                let counter = ext == "direct_counter";
-                let tables = using_tables(&|t: &ir::Table| {
-                    if counter {
-                        t.direct_counter
-                    } else {
-                        t.direct_meter
-                    }
-                });
-                let id = ids.alloc(
-                    if counter {
-                        prefix::DIRECT_COUNTER
-                    } else {
-                        prefix::DIRECT_METER
-                    },
-                    cp,
-                    &inst.annotations,
-                );
-                let table = tables.first().map(|&k| table_ids[k]);
-                if let Some(&k) = tables.first() {
-                    info.tables[k].direct_resource_ids.push(id);
-                }
-                let r = Resource {
-                    preamble: preamble(id, cp, &inst.annotations),
-                    unit: unit_name(counter, unit_arg(0)),
-                    size: table
-                        .and_then(|_| tables.first().map(|&k| info.tables[k].size))
-                        .unwrap_or(0),
-                    direct_table_id: table,
-                    bitwidth: 0,
-                };
-                if counter {
-                    info.direct_counters.push(r)
-                } else {
-                    info.direct_meters.push(r)
-                }
-            }
-            "register" => {
-                let id = ids.alloc(prefix::REGISTER, cp, &inst.annotations);
-                let elem = match p.types.get(inst.ty) {
-                    Ty::Extern { args, .. } => args.first().map_or(0, |t| width(&p.types, *t)),
-                    _ => 0,
-                };
-                info.registers.push(Resource {
-                    preamble: preamble(id, cp, &inst.annotations),
-                    unit: "",
-                    size: arg(0).unwrap_or(0),
-                    direct_table_id: None,
-                    bitwidth: elem,
-                });
-            }
-            "action_profile" | "action_selector" => {
-                let with_selector = ext == "action_selector";
-                let id = ids.alloc(prefix::ACTION_PROFILE, cp, &inst.annotations);
-                let tables = using_tables(&|t: &ir::Table| t.implementation);
-                for &k in &tables {
-                    info.tables[k].implementation_id = Some(id);
-                }
-                info.action_profiles.push(ActionProfile {
-                    preamble: preamble(id, cp, &inst.annotations),
-                    table_ids: tables.iter().map(|&k| table_ids[k]).collect(),
-                    with_selector,
-                    size: arg(if with_selector { 1 } else { 0 }).unwrap_or(0),
-                });
-            }
-            _ => {}
+    for (block, path) in &paths {
+        let blk = &p.blocks[block.0 as usize];
+        for &i in &blk.instances {
+            b.extern_instance(i, Some(path));
+        }
+        for &v in &blk.value_sets {
+            b.value_set(v, path);
         }
     }
+    // Extern instances declared at the top level.
+    let local: HashSet<u32> = p
+        .blocks
+        .iter()
+        .flat_map(|blk| blk.instances.iter().map(|i| i.0))
+        .collect();
+    for i in 0..p.instances.len() as u32 {
+        if !local.contains(&i) {
+            b.extern_instance(ir::InstanceId(i), None);
+        }
+    }
+    let Builder {
+        mut ids,
+        mut info,
+        digest_types,
+        ..
+    } = b;
 
     // Controller packet metadata.
     for (name, ty) in &p.controller_headers {
@@ -461,35 +290,6 @@ pub fn build(p: &ir::Program) -> P4Info {
         info.controller_packet_metadata.push(ControllerHeader {
             preamble: preamble(id, name, &[]),
             metadata,
-        });
-    }
-
-    // Value sets.
-    for v in &p.value_sets {
-        let id = ids.alloc(prefix::VALUE_SET, &v.control_plane_name, &[]);
-        let fields = match p.types.struct_info(v.elem) {
-            Some(s) => s
-                .fields
-                .iter()
-                .enumerate()
-                .map(|(i, f)| MatchField {
-                    id: i as u32 + 1,
-                    name: f.name.clone(),
-                    bitwidth: width(&p.types, f.ty),
-                    match_type: "EXACT".into(),
-                })
-                .collect(),
-            None => vec![MatchField {
-                id: 1,
-                name: String::new(),
-                bitwidth: width(&p.types, v.elem),
-                match_type: "EXACT".into(),
-            }],
-        };
-        info.value_sets.push(ValueSet {
-            preamble: preamble(id, &v.control_plane_name, &[]),
-            fields,
-            size: v.size,
         });
     }
 
@@ -523,6 +323,277 @@ pub fn build(p: &ir::Program) -> P4Info {
 
     assign_aliases(&mut info);
     info
+}
+
+/// State while building: ids handed out and the tables emitted so far.
+struct Builder<'a> {
+    p: &'a ir::Program,
+    ids: Ids,
+    info: P4Info,
+    /// (action, instance path; empty for a top-level action) -> P4Info id.
+    action_ids: BTreeMap<(u32, String), u32>,
+    /// (table, block, instance path) of each emitted table, in `info.tables` order.
+    emitted_tables: Vec<(ir::TableId, ir::BlockId, String)>,
+    /// PSA/PNA `Digest<T>` instances: (name, T).
+    digest_types: Vec<(String, TyId)>,
+}
+
+impl Builder<'_> {
+    /// The id of `action` as seen from the block instance at `path`,
+    /// emitting the action on first use.
+    fn action(&mut self, action: ir::ActionId, block: ir::BlockId, path: &str) -> u32 {
+        let p = self.p;
+        let local = p.blocks[block.0 as usize].actions.contains(&action);
+        let key_path = if local {
+            path.to_string()
+        } else {
+            String::new()
+        };
+        if let Some(&id) = self.action_ids.get(&(action.0, key_path.clone())) {
+            return id;
+        }
+        let act = &p.actions[action.0 as usize];
+        let name = act.cp_name.under(&key_path);
+        let id = self.ids.alloc(prefix::ACTION, &name, &act.annotations);
+        let params = act
+            .params
+            .iter()
+            .filter(|x| x.direction == ir::Direction::None)
+            .enumerate()
+            .map(|(i, x)| Param {
+                id: i as u32 + 1,
+                name: x.name.clone(),
+                bitwidth: width(&p.types, x.ty),
+            })
+            .collect();
+        self.info.actions.push(Action {
+            preamble: preamble(id, &name, &act.annotations),
+            params,
+        });
+        self.action_ids.insert((action.0, key_path), id);
+        id
+    }
+
+    fn table(&mut self, table: ir::TableId, block: ir::BlockId, path: &str) {
+        let p = self.p;
+        let t = &p.tables[table.0 as usize];
+        let name = t.cp_name.under(path);
+        let id = self.ids.alloc(prefix::TABLE, &name, &t.annotations);
+        let match_fields = t
+            .keys
+            .iter()
+            .filter(|k| k.match_kind != "selector")
+            .enumerate()
+            .map(|(i, k)| MatchField {
+                id: i as u32 + 1,
+                name: k.name.clone(),
+                bitwidth: width(&p.types, k.expr.ty),
+                match_type: match_type(&k.match_kind),
+            })
+            .collect();
+        let action_refs = t
+            .actions
+            .iter()
+            .map(|a| {
+                let (scope, annotations) = if a.default_only {
+                    ("DEFAULT_ONLY", vec!["@defaultonly".to_string()])
+                } else if a.table_only {
+                    ("TABLE_ONLY", vec!["@tableonly".to_string()])
+                } else {
+                    ("TABLE_AND_DEFAULT", Vec::new())
+                };
+                ActionRef {
+                    id: self.action(a.action, block, path),
+                    scope,
+                    annotations,
+                }
+            })
+            .collect();
+        let const_default_action_id = t
+            .default_action
+            .as_ref()
+            .filter(|_| t.default_is_const)
+            .map(|a| self.action(a.action, block, path));
+        self.info.tables.push(Table {
+            preamble: preamble(id, &name, &t.annotations),
+            match_fields,
+            action_refs,
+            const_default_action_id,
+            implementation_id: None,
+            direct_resource_ids: Vec::new(),
+            size: t.size.unwrap_or(1024),
+            idle_timeout: t.support_timeout,
+            is_const_table: t.entries_const && !t.entries.is_empty(),
+        });
+        self.emitted_tables.push((table, block, path.to_string()));
+    }
+
+    /// Indexes in `info.tables` of the emitted tables that `uses` the
+    /// instance; for an instance of a block, only that block instance's tables.
+    fn tables_using(
+        &self,
+        inst: ir::InstanceId,
+        path: Option<&str>,
+        uses: impl Fn(&ir::Table) -> Option<ir::InstanceId>,
+    ) -> Vec<usize> {
+        self.emitted_tables
+            .iter()
+            .enumerate()
+            .filter(|(_, (t, _, tpath))| {
+                uses(&self.p.tables[t.0 as usize]) == Some(inst)
+                    && path.is_none_or(|pp| pp == tpath)
+            })
+            .map(|(k, _)| k)
+            .collect()
+    }
+
+    /// An extern instance of a block instance at `path`, or a top-level one.
+    fn extern_instance(&mut self, i: ir::InstanceId, path: Option<&str>) {
+        let p = self.p;
+        let inst = &p.instances[i.0 as usize];
+        let InstanceOf::Extern { name: ext } = &inst.of else {
+            return;
+        };
+        let cp = inst.cp_name.under(path.unwrap_or(""));
+        let arg = |k: usize| inst.args.get(k).and_then(const_value);
+        let unit_arg = |k: usize| match inst.args.get(k).map(|e| &e.kind) {
+            Some(ExprKind::Const(ir::Value::Enum(v))) => *v,
+            _ => 0,
+        };
+        let annos = &inst.annotations;
+        match canonical_extern(ext) {
+            "digest" => {
+                if let Ty::Extern { args, .. } = p.types.get(inst.ty)
+                    && let Some(&t) = args.first()
+                {
+                    self.digest_types.push((cp, t));
+                }
+            }
+            kind @ ("counter" | "meter") => {
+                let counter = kind == "counter";
+                let id = self.ids.alloc(
+                    if counter {
+                        prefix::COUNTER
+                    } else {
+                        prefix::METER
+                    },
+                    &cp,
+                    annos,
+                );
+                let r = Resource {
+                    preamble: preamble(id, &cp, annos),
+                    unit: unit_name(counter, unit_arg(1)),
+                    size: arg(0).unwrap_or(0),
+                    direct_table_id: None,
+                    bitwidth: 0,
+                };
+                if counter {
+                    self.info.counters.push(r)
+                } else {
+                    self.info.meters.push(r)
+                }
+            }
+            kind @ ("direct_counter" | "direct_meter") => {
+                let counter = kind == "direct_counter";
+                let tables = self.tables_using(i, path, |t| {
+                    if counter {
+                        t.direct_counter
+                    } else {
+                        t.direct_meter
+                    }
+                });
+                let id = self.ids.alloc(
+                    if counter {
+                        prefix::DIRECT_COUNTER
+                    } else {
+                        prefix::DIRECT_METER
+                    },
+                    &cp,
+                    annos,
+                );
+                let first = tables.first().copied();
+                if let Some(k) = first {
+                    self.info.tables[k].direct_resource_ids.push(id);
+                }
+                let r = Resource {
+                    preamble: preamble(id, &cp, annos),
+                    unit: unit_name(counter, unit_arg(0)),
+                    size: first.map_or(0, |k| self.info.tables[k].size),
+                    direct_table_id: first.map(|k| self.info.tables[k].preamble.id),
+                    bitwidth: 0,
+                };
+                if counter {
+                    self.info.direct_counters.push(r)
+                } else {
+                    self.info.direct_meters.push(r)
+                }
+            }
+            "register" => {
+                let id = self.ids.alloc(prefix::REGISTER, &cp, annos);
+                let elem = match p.types.get(inst.ty) {
+                    Ty::Extern { args, .. } => args.first().map_or(0, |t| width(&p.types, *t)),
+                    _ => 0,
+                };
+                self.info.registers.push(Resource {
+                    preamble: preamble(id, &cp, annos),
+                    unit: "",
+                    size: arg(0).unwrap_or(0),
+                    direct_table_id: None,
+                    bitwidth: elem,
+                });
+            }
+            kind @ ("action_profile" | "action_selector") => {
+                let with_selector = kind == "action_selector";
+                let id = self.ids.alloc(prefix::ACTION_PROFILE, &cp, annos);
+                let tables = self.tables_using(i, path, |t| t.implementation);
+                for &k in &tables {
+                    self.info.tables[k].implementation_id = Some(id);
+                }
+                let table_ids = tables
+                    .iter()
+                    .map(|&k| self.info.tables[k].preamble.id)
+                    .collect();
+                self.info.action_profiles.push(ActionProfile {
+                    preamble: preamble(id, &cp, annos),
+                    table_ids,
+                    with_selector,
+                    size: arg(if with_selector { 1 } else { 0 }).unwrap_or(0),
+                });
+            }
+            _ => {}
+        }
+    }
+
+    fn value_set(&mut self, v: ir::ValueSetId, path: &str) {
+        let p = self.p;
+        let vs = &p.value_sets[v.0 as usize];
+        let name = vs.cp_name.under(path);
+        let id = self.ids.alloc(prefix::VALUE_SET, &name, &[]);
+        let fields = match p.types.struct_info(vs.elem) {
+            Some(s) => s
+                .fields
+                .iter()
+                .enumerate()
+                .map(|(i, f)| MatchField {
+                    id: i as u32 + 1,
+                    name: f.name.clone(),
+                    bitwidth: width(&p.types, f.ty),
+                    match_type: "EXACT".into(),
+                })
+                .collect(),
+            None => vec![MatchField {
+                id: 1,
+                name: String::new(),
+                bitwidth: width(&p.types, vs.elem),
+                match_type: "EXACT".into(),
+            }],
+        };
+        self.info.value_sets.push(ValueSet {
+            preamble: preamble(id, &name, &[]),
+            fields,
+            size: vs.size,
+        });
+    }
 }
 
 /// v1model, PSA and PNA spell the same externs differently.

@@ -975,7 +975,7 @@ impl Checker<'_> {
         let id = ir::InstanceId(self.prog.instances.len() as u32);
         self.prog.instances.push(ir::Instance {
             name: name.to_string(),
-            control_plane_name: cp,
+            cp_name: cp,
             ty,
             of,
             args: ir_args,
@@ -1088,9 +1088,13 @@ impl Checker<'_> {
         Some(out)
     }
 
-    /// p4c's control-plane name for a local: `@name` if given (a leading
-    /// `.` makes it global), else `<block>.<name>`; top-level names are bare.
-    pub(crate) fn control_plane_name(&self, name: &str, annotations: &[ast::Annotation]) -> String {
+    /// p4c's control-plane name for a declaration: `@name` if given (a
+    /// leading `.` makes it global), else its name; top-level names are global.
+    pub(crate) fn control_plane_name(
+        &self,
+        name: &str,
+        annotations: &[ast::Annotation],
+    ) -> ir::CpName {
         let given = ast::find_annotation(annotations, "name").and_then(|a| match a.single_expr() {
             Some(ast::Expr {
                 kind: ast::ExprKind::Str(s),
@@ -1099,13 +1103,15 @@ impl Checker<'_> {
             _ => None,
         });
         let local = given.unwrap_or_else(|| name.to_string());
-        if let Some(global) = local.strip_prefix('.') {
-            return global.to_string();
-        }
-        if self.block_scope.prefix.is_empty() {
-            local
-        } else {
-            format!("{}.{}", self.block_scope.prefix, local)
+        match local.strip_prefix('.') {
+            Some(global) => ir::CpName {
+                local: global.to_string(),
+                global: true,
+            },
+            None => ir::CpName {
+                local,
+                global: self.ctx == Context::TopLevel,
+            },
         }
     }
 }

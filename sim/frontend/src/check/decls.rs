@@ -1,8 +1,7 @@
 //! Declarations at the top level and inside parsers and controls.
 
 use super::{
-    Binding, BlockInfo, BlockKind, BlockScope, Checker, Context, ExternInfo, ExternMethod,
-    ParamSig, Sig,
+    Binding, BlockInfo, BlockKind, Checker, Context, ExternInfo, ExternMethod, ParamSig, Sig,
 };
 use crate::ast::{self, DeclKind};
 use crate::diag::Code;
@@ -489,10 +488,7 @@ impl Checker<'_> {
             apply: Vec::new(),
             span,
         });
-        let saved = (self.ctx, std::mem::take(&mut self.block_scope));
-        self.block_scope = BlockScope {
-            prefix: proto.name.name.clone(),
-        };
+        let saved = self.ctx;
         let (result, sigs, ctor_sigs) = self.scoped(|c| {
             c.declare_type_params(&proto.type_params, owner);
             let sigs = c.param_sigs(&proto.params);
@@ -504,7 +500,7 @@ impl Checker<'_> {
             block.ctor_params = ctor_params;
             (body(c, ir_id), sigs, ctor_sigs)
         });
-        (self.ctx, self.block_scope) = saved;
+        self.ctx = saved;
         let idx = self.blocks.len() as u32;
         self.blocks.push(BlockInfo {
             kind,
@@ -736,7 +732,7 @@ impl Checker<'_> {
         let cp = self.control_plane_name(&a.name.name, &a.annotations);
         self.prog.actions.push(ir::Action {
             name: a.name.name.clone(),
-            control_plane_name: cp,
+            cp_name: cp,
             params: Vec::new(),
             body: Vec::new(),
             annotations: a.annotations.clone(),
@@ -836,7 +832,7 @@ impl Checker<'_> {
         let cp = self.control_plane_name(&v.name.name, &v.annotations);
         self.prog.value_sets.push(ir::ValueSet {
             name: v.name.name.clone(),
-            control_plane_name: cp,
+            cp_name: cp,
             elem,
             size,
         });

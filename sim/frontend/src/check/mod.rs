@@ -159,13 +159,6 @@ pub(crate) enum Context {
     Function,
 }
 
-/// The state of the block whose body is being checked.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct BlockScope {
-    /// Control-plane prefix: the block's name.
-    pub prefix: String,
-}
-
 pub(crate) struct Checker<'a> {
     map: &'a OffsetMap,
     diags: &'a mut Diagnostics,
@@ -182,7 +175,6 @@ pub(crate) struct Checker<'a> {
     pub(crate) ctx: Context,
     pub(crate) return_ty: Option<TyId>,
     pub(crate) loop_depth: u32,
-    pub(crate) block_scope: BlockScope,
     next_owner: u32,
     /// (code, span) of errors already reported, to avoid repeats.
     reported: std::collections::HashSet<(Code, Span)>,
@@ -206,7 +198,6 @@ impl<'a> Checker<'a> {
             ctx: Context::TopLevel,
             return_ty: None,
             loop_depth: 0,
-            block_scope: BlockScope::default(),
             next_owner: 1,
             reported: Default::default(),
         }

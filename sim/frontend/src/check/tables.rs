@@ -14,7 +14,7 @@ impl Checker<'_> {
     pub(crate) fn table_decl(&mut self, t: &ast::TableDecl, span: Span) -> ir::TableId {
         let mut table = ir::Table {
             name: t.name.name.clone(),
-            control_plane_name: self.control_plane_name(&t.name.name, &t.annotations),
+            cp_name: self.control_plane_name(&t.name.name, &t.annotations),
             keys: Vec::new(),
             actions: Vec::new(),
             default_action: None,
