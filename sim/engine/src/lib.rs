@@ -1,4 +1,5 @@
 //! The Janus behavioural model engine: executes the front end's IR,
 //! independent of any architecture (v1model and others sit on top).
 
+pub mod layout;
 pub mod value;
