@@ -3,7 +3,7 @@
 #
 #   fuzz/run.sh TARGET SECONDS [extra libFuzzer flags...]
 #
-# TARGET is one of: frontend, frontend_structured, pipeline_file.
+# TARGET is one of: frontend, frontend_structured, pipeline_file, pcap.
 # The corpus (fuzz/corpus/TARGET) and crash artifacts (fuzz/artifacts/TARGET)
 # are git-ignored. Needs cargo-fuzz (`cargo install cargo-fuzz --locked`).
 # Uses a nightly toolchain when one is installed, else the stable one with
@@ -42,6 +42,21 @@ for f in "$tests"/valid/*.p4 "$tests"/invalid/*.p4; do
         } >"$corpus/pipeline_$base"
     fi
 done
+
+# The pcap target starts from small valid captures: a classic pcap file
+# (little-endian, microseconds, Ethernet) with one 14-byte frame, and the same
+# frame as pcapng (section header, interface description, enhanced packet).
+if [ "$target" = pcap ]; then
+    printf '\xd4\xc3\xb2\xa1\x02\x00\x04\x00\0\0\0\0\0\0\0\0\xff\xff\0\0\x01\0\0\0' >"$corpus/seed.pcap"
+    printf '\x01\0\0\0\x02\0\0\0\x0e\0\0\0\x0e\0\0\0' >>"$corpus/seed.pcap"
+    printf '\xff\xff\xff\xff\xff\xff\x02\0\0\0\0\x01\x08\x00' >>"$corpus/seed.pcap"
+    {
+        printf '\x0a\x0d\x0d\x0a\x1c\0\0\0\x4d\x3c\x2b\x1a\x01\0\0\0\xff\xff\xff\xff\xff\xff\xff\xff\x1c\0\0\0'
+        printf '\x01\0\0\0\x14\0\0\0\x01\0\0\0\0\0\x04\0\x14\0\0\0'
+        printf '\x06\0\0\0\x30\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0\x0e\0\0\0\x0e\0\0\0'
+        printf '\xff\xff\xff\xff\xff\xff\x02\0\0\0\0\x01\x08\x00\0\0\x30\0\0\0'
+    } >"$corpus/seed.pcapng"
+fi
 
 toolchain=${FUZZ_TOOLCHAIN:-}
 if [ -z "$toolchain" ]; then
