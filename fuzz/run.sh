@@ -3,7 +3,7 @@
 #
 #   fuzz/run.sh TARGET SECONDS [extra libFuzzer flags...]
 #
-# TARGET is one of: frontend, frontend_structured, pipeline_file, pcap.
+# TARGET is one of: frontend, frontend_structured, pipeline_file, pcap, stf.
 # The corpus (fuzz/corpus/TARGET) and crash artifacts (fuzz/artifacts/TARGET)
 # are git-ignored. Needs cargo-fuzz (`cargo install cargo-fuzz --locked`).
 # Uses a nightly toolchain when one is installed, else the stable one with
@@ -56,6 +56,10 @@ if [ "$target" = pcap ]; then
         printf '\x06\0\0\0\x30\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0\x0e\0\0\0\x0e\0\0\0'
         printf '\xff\xff\xff\xff\xff\xff\x02\0\0\0\0\x01\x08\x00\0\0\x30\0\0\0'
     } >"$corpus/seed.pcapng"
+fi
+
+if [ "$target" = stf ]; then
+    cp "$here"/../sim/stf/tests/data/*.stf "$corpus"/ 2>/dev/null || true
 fi
 
 toolchain=${FUZZ_TOOLCHAIN:-}
