@@ -1,0 +1,237 @@
+//! Bit-level reading and writing of values in packet buffers (network bit
+//! order) and byte-string conversion (control-plane encodings).
+//!
+//! A field of at most 64 bits is moved with one unaligned big-endian `u64`
+//! load (and store), plus one byte when it straddles nine bytes, and shifts;
+//! only a field within the last 8 bytes of a buffer takes a slower path. A
+//! wider field is moved as a sequence of such 64-bit chunks.
+
+use super::{Bits, SMALL_MAX_WIDTH, mask};
+
+/// True if bits `bit_offset..bit_offset + width` lie inside a buffer of
+/// `len` bytes.
+#[inline]
+fn in_bounds(len: usize, bit_offset: usize, width: u32) -> bool {
+    bit_offset
+        .checked_add(width as usize)
+        .is_some_and(|end| end <= len.saturating_mul(8))
+}
+
+/// The 8 bytes of `buf` from `byte` on as a big-endian `u64`, bytes past
+/// the end reading as zero.
+#[inline]
+fn load_be(buf: &[u8], byte: usize) -> u64 {
+    match buf.get(byte..).and_then(|b| b.first_chunk::<8>()) {
+        Some(chunk) => u64::from_be_bytes(*chunk),
+        None => load_be_tail(buf, byte),
+    }
+}
+
+/// [`load_be`] within the last 8 bytes of `buf`: one load of the buffer's
+/// last 8 bytes, shifted (a byte loop only for buffers under 8 bytes).
+#[cold]
+fn load_be_tail(buf: &[u8], byte: usize) -> u64 {
+    let rest = buf.get(byte..).unwrap_or_default();
+    let missing = 8 * (8 - rest.len().min(8)) as u32;
+    let x = match buf.last_chunk::<8>() {
+        Some(last) => u64::from_be_bytes(*last),
+        None => rest.iter().fold(0, |acc, &b| (acc << 8) | u64::from(b)),
+    };
+    x.checked_shl(missing).unwrap_or(0)
+}
+
+/// The `width`-bit field (1..=64) at `off`, which lies inside `buf`: one
+/// 8-byte load, plus the ninth byte when the field straddles nine bytes.
+#[inline]
+fn read_chunk(buf: &[u8], off: usize, width: u32) -> u64 {
+    debug_assert!((1..=64).contains(&width) && in_bounds(buf.len(), off, width));
+    let byte = off / 8;
+    let s = (off % 8) as u32;
+    let mut x = load_be(buf, byte) << s;
+    if s + width > 64 {
+        // s > 0 here, and byte + 8 is inside the field.
+        x |= u64::from(buf.get(byte + 8).copied().unwrap_or(0)) >> (8 - s);
+    }
+    x >> (64 - width)
+}
+
+/// Writes the low `width` bits (1..=64) of `v` as the field at `off`, which
+/// lies inside `buf`; the other bits of `buf` are unchanged.
+#[inline]
+fn write_chunk(buf: &mut [u8], off: usize, width: u32, v: u64) {
+    debug_assert!((1..=64).contains(&width) && in_bounds(buf.len(), off, width));
+    let byte = off / 8;
+    let s = (off % 8) as u32;
+    let v = v & mask(width);
+    if s + width > 64 {
+        // Nine bytes: the high bits fill the first eight to their end, the
+        // low `spill` bits go to the top of the ninth.
+        let spill = s + width - 64;
+        write_chunk(buf, off, width - spill, v >> spill);
+        if let Some(last) = buf.get_mut(byte + 8) {
+            *last = (*last & (0xff >> spill)) | ((v as u8) << (8 - spill));
+        }
+        return;
+    }
+    let shift = 64 - s - width;
+    let m = mask(width) << shift;
+    let bits = v << shift;
+    match buf.get_mut(byte..).and_then(|b| b.first_chunk_mut::<8>()) {
+        Some(chunk) => {
+            let x = u64::from_be_bytes(*chunk);
+            *chunk = ((x & !m) | bits).to_be_bytes();
+        }
+        None => write_tail(buf, byte, m, bits),
+    }
+}
+
+/// [`write_chunk`] for a field within the last 8 bytes of `buf`: the masked
+/// merge of the bytes that exist.
+#[cold]
+fn write_tail(buf: &mut [u8], byte: usize, m: u64, bits: u64) {
+    let (m, bits) = (m.to_be_bytes(), bits.to_be_bytes());
+    let rest = buf.get_mut(byte..).unwrap_or_default();
+    for ((b, m), v) in rest.iter_mut().zip(m).zip(bits) {
+        *b = (*b & !m) | v;
+    }
+}
+
+/// Reads the `width`-bit field at `off` into `words` (little-endian, as
+/// many as the width needs), 64 bits at a time from the least significant
+/// end.
+fn read_field(words: &mut [u64], buf: &[u8], off: usize, width: u32) {
+    let end = off + width as usize;
+    for (k, w) in words.iter_mut().enumerate() {
+        let done = 64 * k as u32;
+        if done >= width {
+            break;
+        }
+        let cw = (width - done).min(64);
+        *w = read_chunk(buf, end - done as usize - cw as usize, cw);
+    }
+}
+
+/// Writes the low `width` bits of `words` as the field at `off`.
+fn write_field(words: &[u64], buf: &mut [u8], off: usize, width: u32) {
+    let end = off + width as usize;
+    for (k, &w) in words.iter().enumerate() {
+        let done = 64 * k as u32;
+        if done >= width {
+            break;
+        }
+        let cw = (width - done).min(64);
+        write_chunk(buf, end - done as usize - cw as usize, cw, w);
+    }
+}
+
+impl Bits {
+    /// The `width`-bit field starting `bit_offset` bits into `buf`, in
+    /// network bit order (bit 0 is the most significant bit of `buf[0]`),
+    /// as a `bit<width>` or `int<width>`. The field may start and end in
+    /// the middle of a byte.
+    ///
+    /// # Panics
+    ///
+    /// If the field extends past the end of `buf`, like slice indexing.
+    /// The parser checks the packet's length before extracting (to raise
+    /// `PacketTooShort`); use [`try_read_bits`](Self::try_read_bits) to
+    /// check here instead.
+    #[inline]
+    pub fn read_bits(buf: &[u8], bit_offset: usize, width: u32, signed: bool) -> Bits {
+        match Bits::try_read_bits(buf, bit_offset, width, signed) {
+            Some(v) => v,
+            None => out_of_range(buf.len(), bit_offset, width),
+        }
+    }
+
+    /// As [`read_bits`](Self::read_bits), or `None` if the field extends
+    /// past the end of `buf`.
+    #[inline]
+    pub fn try_read_bits(buf: &[u8], bit_offset: usize, width: u32, signed: bool) -> Option<Bits> {
+        if !in_bounds(buf.len(), bit_offset, width) {
+            return None;
+        }
+        if width <= SMALL_MAX_WIDTH {
+            let v = if width == 0 {
+                0
+            } else {
+                read_chunk(buf, bit_offset, width)
+            };
+            return Some(Bits::small(width, signed, v));
+        }
+        let mut r = Bits::zero(width, signed);
+        read_field(r.words_mut(), buf, bit_offset, width);
+        Some(r)
+    }
+
+    /// Writes the value's `W`-bit two's-complement pattern into `buf`
+    /// starting `bit_offset` bits in, in network bit order (the inverse of
+    /// [`read_bits`](Self::read_bits)); all other bits of `buf` are left
+    /// unchanged.
+    ///
+    /// # Panics
+    ///
+    /// If the field extends past the end of `buf` (the deparser sizes its
+    /// buffer from the headers it emits); see
+    /// [`try_write_bits`](Self::try_write_bits).
+    #[inline]
+    pub fn write_bits(&self, buf: &mut [u8], bit_offset: usize) {
+        if !self.try_write_bits(buf, bit_offset) {
+            out_of_range(buf.len(), bit_offset, self.width);
+        }
+    }
+
+    /// As [`write_bits`](Self::write_bits); returns false, writing nothing,
+    /// if the field extends past the end of `buf`.
+    #[inline]
+    pub fn try_write_bits(&self, buf: &mut [u8], bit_offset: usize) -> bool {
+        if !in_bounds(buf.len(), bit_offset, self.width) {
+            return false;
+        }
+        if self.width <= SMALL_MAX_WIDTH {
+            if self.width > 0 {
+                write_chunk(buf, bit_offset, self.width, self.as_u64_truncated());
+            }
+        } else {
+            write_field(self.words(), buf, bit_offset, self.width);
+        }
+        true
+    }
+
+    /// The value whose pattern is `bytes` read as a big-endian unsigned
+    /// number, reduced modulo 2^width (leading bytes beyond the width are
+    /// dropped, a shorter string is zero-extended). For `int<W>`, the
+    /// resulting `W` bits are the two's-complement pattern; to sign-extend
+    /// a shorter encoding, read it at its own width and
+    /// [`cast`](Self::cast).
+    pub fn from_be_bytes(width: u32, signed: bool, bytes: &[u8]) -> Bits {
+        let total = bytes.len().saturating_mul(8);
+        let take = (width as usize).min(total) as u32;
+        let mut r = Bits::zero(width, signed);
+        read_field(r.words_mut(), bytes, total - take as usize, take);
+        r
+    }
+
+    /// Writes the value as a big-endian byte string filling `out`: the low
+    /// `8 * out.len()` bits of the value extended per its signedness (zero
+    /// for `bit<W>`, sign for `int<W>`), i.e. the pattern of
+    /// `self.cast(8 * out.len(), self.is_signed())`.
+    pub fn to_be_bytes(&self, out: &mut [u8]) {
+        let total = out.len().saturating_mul(8);
+        let take = (self.width as usize).min(total) as u32;
+        out.fill(if self.is_negative() { 0xff } else { 0 });
+        write_field(self.words(), out, total - take as usize, take);
+    }
+
+    /// The number of bytes [`to_be_bytes`](Self::to_be_bytes) needs for the
+    /// whole value: `ceil(W/8)`.
+    pub fn byte_len(&self) -> usize {
+        self.width.div_ceil(8) as usize
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn out_of_range(len: usize, bit_offset: usize, width: u32) -> ! {
+    panic!("field of {width} bits at bit {bit_offset} is outside a buffer of {len} bytes")
+}
