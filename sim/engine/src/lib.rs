@@ -2,4 +2,5 @@
 //! independent of any architecture (v1model and others sit on top).
 
 pub mod layout;
+pub mod plan;
 pub mod value;
