@@ -7,6 +7,14 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("v1model.p4", include_str!("../../../p4/include/v1model.p4")),
     ("psa.p4", include_str!("../../../p4/include/psa.p4")),
     ("pna.p4", include_str!("../../../p4/include/pna.p4")),
+    (
+        "ebpf_model.p4",
+        include_str!("../../../p4/include/ebpf_model.p4"),
+    ),
+    (
+        "ubpf_model.p4",
+        include_str!("../../../p4/include/ubpf_model.p4"),
+    ),
 ];
 
 /// The text of the built-in include `name`, if there is one.
