@@ -49,6 +49,11 @@ pub const KNOWN: &[&str] = &[
     "psa_idle_timeout",
     "noWarnUnused",
     "add_on_miss",
+    // eBPF / uBPF models and their programs.
+    "deparser",
+    "ethernetaddress",
+    "ipv4address",
+    "ipv6address",
 ];
 
 /// True if `name` is an annotation Janus knows.
