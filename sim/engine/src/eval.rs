@@ -1,0 +1,613 @@
+//! Expressions compiled for execution: every name and field access resolved
+//! at load time to a bit range of the packet arena (see [`crate::plan`]), so
+//! evaluating one is loads and arithmetic on [`Bits`], with no lookups.
+//!
+//! Scalars are what nodes compute: `bit<W>`, `int<W>`, `bool` (as `bit<1>`),
+//! enums, `error` and `match_kind` (32-bit indices; serializable enums their
+//! value). Composite values (headers, structs, stacks) are handled as
+//! [`Place`]s by the statement layer, which copies them as bytes.
+
+use crate::layout::{LayoutError, LayoutKind, Layouts};
+use crate::value::Bits;
+use janus_p4::ir::{self, BinOp, ExprKind, UnOp, Value};
+use janus_p4::types::{Ty, TyId, TypeTable};
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use thiserror::Error;
+
+/// Why an expression could not be compiled.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum CompileError {
+    #[error(transparent)]
+    Layout(#[from] LayoutError),
+    #[error("variable `{0}` has no storage in this frame")]
+    NoStorage(String),
+    #[error("{0} is not supported by the engine yet")]
+    Unsupported(&'static str),
+}
+
+/// Where a value lives in the arena.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Place {
+    /// At a fixed bit offset.
+    Fixed { bit: u32, ty: TyId },
+    /// An element of a header stack chosen at run time: the stack starts at
+    /// `base` (bits); element `i` is at `base + i * stride`; `offset` is the
+    /// position of the accessed part within the element.
+    Indexed {
+        base: u32,
+        stride: u32,
+        size: u32,
+        index: Box<Node>,
+        offset: u32,
+        ty: TyId,
+    },
+}
+
+impl Place {
+    pub fn ty(&self) -> TyId {
+        match self {
+            Place::Fixed { ty, .. } | Place::Indexed { ty, .. } => *ty,
+        }
+    }
+
+    /// The same place shifted to a part at `offset` bits, of type `ty`.
+    fn part(self, offset: u32, ty: TyId) -> Place {
+        match self {
+            Place::Fixed { bit, .. } => Place::Fixed {
+                bit: bit + offset,
+                ty,
+            },
+            Place::Indexed {
+                base,
+                stride,
+                size,
+                index,
+                offset: o,
+                ..
+            } => Place::Indexed {
+                base,
+                stride,
+                size,
+                index,
+                offset: o + offset,
+                ty,
+            },
+        }
+    }
+
+    /// The bit offset of this place for the current arena, or `None` for a
+    /// run-time index out of the stack's bounds.
+    pub fn resolve(&self, arena: &[u8]) -> Option<u32> {
+        match self {
+            Place::Fixed { bit, .. } => Some(*bit),
+            Place::Indexed {
+                base,
+                stride,
+                size,
+                index,
+                offset,
+                ..
+            } => {
+                let i = index.eval(arena).to_u64()?;
+                (i < *size as u64).then(|| base + i as u32 * stride + offset)
+            }
+        }
+    }
+}
+
+/// A compiled scalar expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Node {
+    Const(Bits),
+    /// A scalar stored in the arena.
+    Load {
+        place: Box<Place>,
+        width: u32,
+        signed: bool,
+    },
+    /// A header's validity byte.
+    Valid(Box<Place>),
+    Unary(UnOp, Box<Node>),
+    Binary(BinOp, Box<Node>, Box<Node>),
+    Ternary(Box<Node>, Box<Node>, Box<Node>),
+    Cast {
+        to_width: u32,
+        to_signed: bool,
+        inner: Box<Node>,
+    },
+    Slice {
+        hi: u32,
+        lo: u32,
+        inner: Box<Node>,
+    },
+}
+
+impl Node {
+    /// Evaluates the node over a packet's arena.
+    pub fn eval(&self, arena: &[u8]) -> Bits {
+        match self {
+            Node::Const(b) => b.clone(),
+            Node::Load {
+                place,
+                width,
+                signed,
+            } => match place.resolve(arena) {
+                Some(bit) => Bits::read_bits(arena, bit as usize, *width, *signed),
+                // Reading past a stack's end gives an unspecified value; 0.
+                None => Bits::zero(*width, *signed),
+            },
+            Node::Valid(place) => {
+                let valid = place
+                    .resolve(arena)
+                    .is_some_and(|bit| arena[bit as usize / 8] != 0);
+                Bits::from_bool(valid)
+            }
+            Node::Unary(op, a) => {
+                let a = a.eval(arena);
+                match op {
+                    UnOp::Not => Bits::from_bool(!a.to_bool()),
+                    UnOp::BitNot => a.not(),
+                    UnOp::Neg => a.neg(),
+                    UnOp::Plus => a,
+                }
+            }
+            Node::Binary(op, a, b) => eval_binary(*op, a, b, arena),
+            Node::Ternary(c, a, b) => {
+                if c.eval(arena).to_bool() {
+                    a.eval(arena)
+                } else {
+                    b.eval(arena)
+                }
+            }
+            Node::Cast {
+                to_width,
+                to_signed,
+                inner,
+            } => inner.eval(arena).cast(*to_width, *to_signed),
+            Node::Slice { hi, lo, inner } => inner.eval(arena).slice(*hi, *lo),
+        }
+    }
+}
+
+fn eval_binary(op: BinOp, a: &Node, b: &Node, arena: &[u8]) -> Bits {
+    // Short-circuit operators evaluate their right side only when needed.
+    match op {
+        BinOp::And => return Bits::from_bool(a.eval(arena).to_bool() && b.eval(arena).to_bool()),
+        BinOp::Or => return Bits::from_bool(a.eval(arena).to_bool() || b.eval(arena).to_bool()),
+        _ => {}
+    }
+    let (x, y) = (a.eval(arena), b.eval(arena));
+    let cmp = |want: fn(Ordering) -> bool| Bits::from_bool(want(x.compare(&y)));
+    match op {
+        BinOp::Add => x.add(&y),
+        BinOp::Sub => x.sub(&y),
+        BinOp::Mul => x.mul(&y),
+        BinOp::Div => x.div(&y),
+        BinOp::Mod => x.rem(&y),
+        BinOp::SatAdd => x.sat_add(&y),
+        BinOp::SatSub => x.sat_sub(&y),
+        BinOp::Shl => x.shl(y.shift_amount()),
+        BinOp::Shr => x.shr(y.shift_amount()),
+        BinOp::BitAnd => x.and(&y),
+        BinOp::BitOr => x.or(&y),
+        BinOp::BitXor => x.xor(&y),
+        BinOp::Concat => x.concat(&y),
+        BinOp::Eq => Bits::from_bool(x == y),
+        BinOp::Ne => Bits::from_bool(x != y),
+        BinOp::Lt => cmp(|o| o == Ordering::Less),
+        BinOp::Le => cmp(|o| o != Ordering::Greater),
+        BinOp::Gt => cmp(|o| o == Ordering::Greater),
+        BinOp::Ge => cmp(|o| o != Ordering::Less),
+        BinOp::And | BinOp::Or => unreachable!("handled above"),
+    }
+}
+
+/// `(width, signed)` of a scalar type's storage and values.
+pub fn scalar_shape(types: &TypeTable, ty: TyId) -> Option<(u32, bool)> {
+    match types.get(ty) {
+        Ty::Bits { width, signed } => Some((*width, *signed)),
+        Ty::Bool => Some((1, false)),
+        Ty::Error | Ty::MatchKind => Some((32, false)),
+        Ty::Enum(_) => match types.underlying(ty) {
+            Some(repr) => scalar_shape(types, repr),
+            None => Some((32, false)),
+        },
+        Ty::NewType { of, .. } => scalar_shape(types, *of),
+        _ => None,
+    }
+}
+
+/// A compile-time value as [`Bits`] of the shape of `ty`. An `int`
+/// constant (left so by the front end only where no width applies, such as
+/// a shift amount) becomes unsigned and just wide enough.
+pub fn constant(types: &TypeTable, ty: TyId, v: &Value) -> Option<Bits> {
+    let (width, signed) = match (types.get(ty), v) {
+        (Ty::InfInt, Value::Int(i)) if i.sign() != num_bigint::Sign::Minus => {
+            ((i.bits() as u32).max(1), false)
+        }
+        _ => scalar_shape(types, ty)?,
+    };
+    Some(match v {
+        Value::Bool(b) => Bits::from_bool(*b),
+        Value::Error(i) | Value::Enum(i) | Value::MatchKind(i) => {
+            Bits::from_u64(width, signed, *i as u64)
+        }
+        Value::Int(i) => {
+            // Two's complement of the value at the type's width.
+            let modulus = num_bigint::BigInt::from(1) << width as usize;
+            let mut r = i % &modulus;
+            if r.sign() == num_bigint::Sign::Minus {
+                r += &modulus;
+            }
+            let (_, words) = r.to_u64_digits();
+            Bits::from_words_le(width, signed, &words)
+        }
+        Value::Str(_) | Value::List(_) => return None,
+    })
+}
+
+/// Compiles expressions of one frame: its variables' byte offsets in the arena.
+pub struct Compiler<'a> {
+    pub program: &'a ir::Program,
+    pub layouts: Layouts<'a>,
+    /// Arena byte offset of each variable of the frame.
+    pub vars: HashMap<ir::VarId, u32>,
+}
+
+impl<'a> Compiler<'a> {
+    pub fn new(program: &'a ir::Program, vars: HashMap<ir::VarId, u32>) -> Compiler<'a> {
+        Compiler {
+            program,
+            layouts: Layouts::new(&program.types),
+            vars,
+        }
+    }
+
+    fn types(&self) -> &'a TypeTable {
+        &self.program.types
+    }
+
+    /// The place an l-value (or any stored value) denotes.
+    pub fn place(&mut self, e: &ir::Expr) -> Result<Place, CompileError> {
+        match &e.kind {
+            ExprKind::Var(v) => {
+                let byte = self
+                    .vars
+                    .get(v)
+                    .ok_or_else(|| CompileError::NoStorage(self.program.var(*v).name.clone()))?;
+                Ok(Place::Fixed {
+                    bit: byte * 8,
+                    ty: e.ty,
+                })
+            }
+            ExprKind::Field(base, idx) => {
+                let base_place = self.place(base)?;
+                let layout = self.layouts.layout(base.ty)?;
+                let offset = match &layout.kind {
+                    LayoutKind::Header { fields, .. } | LayoutKind::Struct { fields } => {
+                        fields[*idx as usize].bit_offset
+                    }
+                    LayoutKind::Union { members } => members[*idx as usize].bit_offset,
+                    _ => return Err(CompileError::Unsupported("a field of a non-struct value")),
+                };
+                Ok(base_place.part(offset, e.ty))
+            }
+            ExprKind::Index(base, index) => {
+                let base_place = self.place(base)?;
+                let LayoutKind::Stack { stride, size, .. } = self.layouts.layout(base.ty)?.kind
+                else {
+                    return Err(CompileError::Unsupported("indexing a tuple"));
+                };
+                let index = self.node(index)?;
+                if let Node::Const(i) = &index {
+                    let i = i
+                        .to_u64()
+                        .filter(|i| *i < size as u64)
+                        .unwrap_or(size as u64) as u32;
+                    if i < size {
+                        return Ok(base_place.part(i * stride, e.ty));
+                    }
+                }
+                match base_place {
+                    Place::Fixed { bit, .. } => Ok(Place::Indexed {
+                        base: bit,
+                        stride,
+                        size,
+                        index: Box::new(index),
+                        offset: 0,
+                        ty: e.ty,
+                    }),
+                    Place::Indexed { .. } => Err(CompileError::Unsupported(
+                        "a stack inside a run-time indexed stack",
+                    )),
+                }
+            }
+            _ => Err(CompileError::Unsupported("this expression as a place")),
+        }
+    }
+
+    /// Compiles a scalar expression.
+    pub fn node(&mut self, e: &ir::Expr) -> Result<Node, CompileError> {
+        let types = self.types();
+        match &e.kind {
+            ExprKind::Const(v) => constant(types, e.ty, v)
+                .map(Node::Const)
+                .ok_or(CompileError::Unsupported("a composite constant")),
+            ExprKind::Var(_) | ExprKind::Field(..) | ExprKind::Index(..) => {
+                let (width, signed) = scalar_shape(types, e.ty)
+                    .ok_or(CompileError::Unsupported("a composite value as a scalar"))?;
+                Ok(Node::Load {
+                    place: Box::new(self.place(e)?),
+                    width,
+                    signed,
+                })
+            }
+            ExprKind::Unary(op, a) => Ok(Node::Unary(*op, Box::new(self.node(a)?))),
+            ExprKind::Binary(op, a, b) => Ok(Node::Binary(
+                *op,
+                Box::new(self.node(a)?),
+                Box::new(self.node(b)?),
+            )),
+            ExprKind::Ternary(c, a, b) => Ok(Node::Ternary(
+                Box::new(self.node(c)?),
+                Box::new(self.node(a)?),
+                Box::new(self.node(b)?),
+            )),
+            ExprKind::Cast(inner) => {
+                let (to_width, to_signed) = scalar_shape(types, e.ty)
+                    .ok_or(CompileError::Unsupported("a cast to a composite type"))?;
+                let inner = self.node(inner)?;
+                Ok(Node::Cast {
+                    to_width,
+                    to_signed,
+                    inner: Box::new(inner),
+                })
+            }
+            ExprKind::Slice(inner, hi, lo) => Ok(Node::Slice {
+                hi: *hi,
+                lo: *lo,
+                inner: Box::new(self.node(inner)?),
+            }),
+            ExprKind::Call(
+                ir::Callee::Builtin {
+                    receiver,
+                    method: ir::BuiltinMethod::IsValid,
+                },
+                _,
+            ) => self.validity(receiver),
+            _ => Err(CompileError::Unsupported("this expression")),
+        }
+    }
+
+    /// `h.isValid()`: a header's validity byte, or any member's for a union.
+    fn validity(&mut self, receiver: &ir::Expr) -> Result<Node, CompileError> {
+        let place = self.place(receiver)?;
+        match self.layouts.layout(receiver.ty)?.kind {
+            LayoutKind::Header {
+                valid_bit_offset, ..
+            } => Ok(Node::Valid(Box::new(
+                place.part(valid_bit_offset, TypeTable::BOOL),
+            ))),
+            LayoutKind::Union { members } => {
+                let mut any: Option<Node> = None;
+                for m in members {
+                    let LayoutKind::Header {
+                        valid_bit_offset, ..
+                    } = self.layouts.layout(m.ty)?.kind
+                    else {
+                        continue;
+                    };
+                    let v = Node::Valid(Box::new(
+                        place
+                            .clone()
+                            .part(m.bit_offset + valid_bit_offset, TypeTable::BOOL),
+                    ));
+                    any = Some(match any {
+                        None => v,
+                        Some(prev) => Node::Binary(BinOp::Or, Box::new(prev), Box::new(v)),
+                    });
+                }
+                Ok(any.unwrap_or(Node::Const(Bits::from_bool(false))))
+            }
+            _ => Err(CompileError::Unsupported("isValid on this type")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::StoragePlan;
+    use janus_p4::driver::{Options, compile_source};
+
+    const PROGRAM: &str = r#"
+        #include <core.p4>
+        header h_t { bit<4> ver; bit<4> ihl; bit<8> ttl; bit<16> len; }
+        header_union u_t { h_t a; h_t b; }
+        struct s_t { h_t h; h_t[3] stk; u_t u; bit<9> port; int<8> sv; bool f; }
+        enum bit<8> Proto { TCP = 6, UDP = 17 }
+        control C(inout s_t s, out bit<32> r0, out bit<16> r1, out bool r2, out int<8> r3,
+                  out bit<8> r4, out bool r5, out bit<8> r6, out bit<9> r7, out bit<128> r8) {
+            apply {
+                r0 = s.h.ttl ++ s.h.len ++ 8w1;
+                r1 = s.h.len |+| 16w0xFFF0;
+                r2 = s.h.isValid() && s.f;
+                r3 = s.sv >> 1;
+                r4 = s.stk[s.h.ver].ttl;
+                r5 = s.u.isValid();
+                r6 = (bit<8>)Proto.UDP + (s.f ? 8w100 : 8w200);
+                r7 = (bit<9>)s.h.ttl[7:4] - 1;
+                r8 = (bit<128>)s.h.len << 100;
+            }
+        }
+    "#;
+
+    struct Setup {
+        program: ir::Program,
+        vars: HashMap<ir::VarId, u32>,
+        arena: Vec<u8>,
+    }
+
+    fn setup() -> Setup {
+        let c = compile_source("eval.p4", PROGRAM.into(), &Options::default());
+        assert!(!c.has_errors(), "{}", c.render(false));
+        let program = c.ir.expect("ir");
+        let plan = StoragePlan::new(&program).expect("plan");
+        let frame = plan.instance_frame("C").expect("frame");
+        let vars = frame
+            .vars
+            .iter()
+            .map(|(v, off)| (*v, frame.base + off))
+            .collect();
+        let arena = vec![0u8; plan.arena_bytes as usize];
+        Setup {
+            program,
+            vars,
+            arena,
+        }
+    }
+
+    /// The expression `s.<path...>` built by hand, for writing inputs.
+    fn field_expr(p: &ir::Program, path: &[&str]) -> ir::Expr {
+        let s = p.vars.iter().position(|v| v.name == "s").expect("s");
+        let mut e = ir::Expr {
+            ty: p.vars[s].ty,
+            kind: ExprKind::Var(ir::VarId(s as u32)),
+            span: Default::default(),
+        };
+        for name in path {
+            if let Some(i) = name.strip_prefix('#') {
+                let Ty::Stack { elem, .. } = p.types.get(e.ty) else {
+                    panic!()
+                };
+                let idx = ir::Expr {
+                    ty: find_bits(p, 32),
+                    kind: ExprKind::Const(Value::Int(i.parse::<i64>().unwrap().into())),
+                    span: Default::default(),
+                };
+                e = ir::Expr {
+                    ty: *elem,
+                    kind: ExprKind::Index(Box::new(e), Box::new(idx)),
+                    span: Default::default(),
+                };
+                continue;
+            }
+            let info = p.types.struct_info(e.ty).expect("struct");
+            let k = info
+                .fields
+                .iter()
+                .position(|f| f.name == *name)
+                .expect("field");
+            let ty = info.fields[k].ty;
+            e = ir::Expr {
+                ty,
+                kind: ExprKind::Field(Box::new(e), k as u32),
+                span: Default::default(),
+            };
+        }
+        e
+    }
+
+    fn find_bits(p: &ir::Program, w: u32) -> TyId {
+        (0..)
+            .map(TyId)
+            .find(|t| matches!(p.types.get(*t), Ty::Bits { width, signed: false } if *width == w))
+            .expect("type")
+    }
+
+    fn set(s: &mut Setup, path: &[&str], v: Bits) {
+        let mut c = Compiler::new(&s.program, s.vars.clone());
+        let place = c.place(&field_expr(&s.program, path)).expect("place");
+        let bit = place.resolve(&s.arena).expect("in bounds");
+        v.write_bits(&mut s.arena, bit as usize);
+    }
+
+    fn set_valid(s: &mut Setup, path: &[&str]) {
+        let mut c = Compiler::new(&s.program, s.vars.clone());
+        let e = field_expr(&s.program, path);
+        let place = c.place(&e).expect("place");
+        let LayoutKind::Header {
+            valid_bit_offset, ..
+        } = c.layouts.layout(e.ty).unwrap().kind
+        else {
+            panic!()
+        };
+        let bit = place.resolve(&s.arena).unwrap() + valid_bit_offset;
+        s.arena[bit as usize / 8] = 1;
+    }
+
+    /// Evaluates the right-hand side of each assignment of C's apply block.
+    fn results(s: &Setup) -> Vec<Bits> {
+        let block = s.program.blocks.iter().find(|b| b.name == "C").expect("C");
+        let mut c = Compiler::new(&s.program, s.vars.clone());
+        block
+            .apply
+            .iter()
+            .map(|st| match &st.kind {
+                ir::StmtKind::Assign(_, rhs) => c.node(rhs).expect("compiles").eval(&s.arena),
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn evaluates_fields_operators_and_validity() {
+        let mut s = setup();
+        set(&mut s, &["h", "ver"], Bits::from_u64(4, false, 2));
+        set(&mut s, &["h", "ttl"], Bits::from_u64(8, false, 0xA7));
+        set(&mut s, &["h", "len"], Bits::from_u64(16, false, 0x1234));
+        set(&mut s, &["sv"], Bits::from_i64(8, true, -7));
+        set(&mut s, &["stk", "#2", "ttl"], Bits::from_u64(8, false, 99));
+        set(&mut s, &["f"], Bits::from_bool(true));
+        let r = results(&s);
+        assert_eq!(r[0], Bits::from_u64(32, false, 0xA712_3401));
+        assert_eq!(r[1], Bits::from_u64(16, false, 0xFFFF), "saturates");
+        assert_eq!(r[2], Bits::from_bool(false), "header not valid yet");
+        assert_eq!(r[3], Bits::from_i64(8, true, -4), "arithmetic shift");
+        assert_eq!(r[4], Bits::from_u64(8, false, 99), "run-time stack index");
+        assert_eq!(r[5], Bits::from_bool(false));
+        assert_eq!(r[6], Bits::from_u64(8, false, 117));
+        assert_eq!(r[7], Bits::from_u64(9, false, 9));
+        assert_eq!(r[8], Bits::from_words_le(128, false, &[0, 0x1234u64 << 36]));
+
+        set_valid(&mut s, &["h"]);
+        set_valid(&mut s, &["u", "b"]);
+        set(&mut s, &["h", "ver"], Bits::from_u64(4, false, 7));
+        let r = results(&s);
+        assert_eq!(r[2], Bits::from_bool(true));
+        assert_eq!(
+            r[5],
+            Bits::from_bool(true),
+            "a union is valid when a member is"
+        );
+        assert_eq!(
+            r[4],
+            Bits::from_u64(8, false, 0),
+            "index 7 is past the stack's end"
+        );
+    }
+
+    #[test]
+    fn constants_take_their_type_shape() {
+        let mut t = TypeTable::new();
+        let i8t = t.bits(8, true);
+        let b3 = t.bits(3, false);
+        assert_eq!(
+            constant(&t, i8t, &Value::Int((-1).into())),
+            Some(Bits::from_i64(8, true, -1))
+        );
+        assert_eq!(
+            constant(&t, b3, &Value::Int(13.into())),
+            Some(Bits::from_u64(3, false, 5))
+        );
+        assert_eq!(
+            constant(&t, TypeTable::BOOL, &Value::Bool(true)),
+            Some(Bits::from_bool(true))
+        );
+        assert_eq!(
+            constant(&t, TypeTable::ERROR, &Value::Error(3)),
+            Some(Bits::from_u64(32, false, 3))
+        );
+    }
+}
