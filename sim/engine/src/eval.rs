@@ -419,7 +419,7 @@ impl<'a> Compiler<'a> {
 mod tests {
     use super::*;
     use crate::plan::StoragePlan;
-    use janus_p4::driver::{Options, compile_source};
+    use crate::test_support::{path_expr, program};
 
     const PROGRAM: &str = r#"
         #include <core.p4>
@@ -450,9 +450,7 @@ mod tests {
     }
 
     fn setup() -> Setup {
-        let c = compile_source("eval.p4", PROGRAM.into(), &Options::default());
-        assert!(!c.has_errors(), "{}", c.render(false));
-        let program = c.ir.expect("ir");
+        let program = program(PROGRAM);
         let plan = StoragePlan::new(&program).expect("plan");
         let frame = plan.instance_frame("C").expect("frame");
         let vars = frame
@@ -468,64 +466,16 @@ mod tests {
         }
     }
 
-    /// The expression `s.<path...>` built by hand, for writing inputs.
-    fn field_expr(p: &ir::Program, path: &[&str]) -> ir::Expr {
-        let s = p.vars.iter().position(|v| v.name == "s").expect("s");
-        let mut e = ir::Expr {
-            ty: p.vars[s].ty,
-            kind: ExprKind::Var(ir::VarId(s as u32)),
-            span: Default::default(),
-        };
-        for name in path {
-            if let Some(i) = name.strip_prefix('#') {
-                let Ty::Stack { elem, .. } = p.types.get(e.ty) else {
-                    panic!()
-                };
-                let idx = ir::Expr {
-                    ty: find_bits(p, 32),
-                    kind: ExprKind::Const(Value::Int(i.parse::<i64>().unwrap().into())),
-                    span: Default::default(),
-                };
-                e = ir::Expr {
-                    ty: *elem,
-                    kind: ExprKind::Index(Box::new(e), Box::new(idx)),
-                    span: Default::default(),
-                };
-                continue;
-            }
-            let info = p.types.struct_info(e.ty).expect("struct");
-            let k = info
-                .fields
-                .iter()
-                .position(|f| f.name == *name)
-                .expect("field");
-            let ty = info.fields[k].ty;
-            e = ir::Expr {
-                ty,
-                kind: ExprKind::Field(Box::new(e), k as u32),
-                span: Default::default(),
-            };
-        }
-        e
-    }
-
-    fn find_bits(p: &ir::Program, w: u32) -> TyId {
-        (0..)
-            .map(TyId)
-            .find(|t| matches!(p.types.get(*t), Ty::Bits { width, signed: false } if *width == w))
-            .expect("type")
-    }
-
     fn set(s: &mut Setup, path: &[&str], v: Bits) {
         let mut c = Compiler::new(&s.program, s.vars.clone());
-        let place = c.place(&field_expr(&s.program, path)).expect("place");
+        let place = c.place(&path_expr(&s.program, "s", path)).expect("place");
         let bit = place.resolve(&s.arena).expect("in bounds");
         v.write_bits(&mut s.arena, bit as usize);
     }
 
     fn set_valid(s: &mut Setup, path: &[&str]) {
         let mut c = Compiler::new(&s.program, s.vars.clone());
-        let e = field_expr(&s.program, path);
+        let e = path_expr(&s.program, "s", path);
         let place = c.place(&e).expect("place");
         let LayoutKind::Header {
             valid_bit_offset, ..
@@ -558,7 +508,7 @@ mod tests {
         set(&mut s, &["h", "ttl"], Bits::from_u64(8, false, 0xA7));
         set(&mut s, &["h", "len"], Bits::from_u64(16, false, 0x1234));
         set(&mut s, &["sv"], Bits::from_i64(8, true, -7));
-        set(&mut s, &["stk", "#2", "ttl"], Bits::from_u64(8, false, 99));
+        set(&mut s, &["stk", "2", "ttl"], Bits::from_u64(8, false, 99));
         set(&mut s, &["f"], Bits::from_bool(true));
         let r = results(&s);
         assert_eq!(r[0], Bits::from_u64(32, false, 0xA712_3401));

@@ -2,6 +2,10 @@
 //! independent of any architecture (v1model and others sit on top).
 
 pub mod eval;
+pub mod exec;
 pub mod layout;
 pub mod plan;
 pub mod value;
+
+#[cfg(test)]
+mod test_support;

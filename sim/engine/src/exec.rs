@@ -1,0 +1,564 @@
+//! Statements compiled for execution over the packet arena.
+//!
+//! [`compile_stmts`] turns IR statements into [`Op`]s whose places are all
+//! resolved (see [`crate::eval`]); [`run`] executes them. P4's control flow
+//! maps onto [`Flow`]: `return` ends the innermost action or apply block,
+//! `exit` ends the whole pipeline stage, `break`/`continue` the innermost loop.
+
+use crate::eval::{CompileError, Compiler, Node, Place, scalar_shape};
+#[cfg(test)]
+mod tests;
+use crate::layout::LayoutKind;
+use crate::value::Bits;
+use janus_p4::ir::{
+    self, BuiltinMethod, Callee, Direction, ExprKind, StmtKind, SwitchLabel, Value,
+};
+use janus_p4::types::TyId;
+
+/// How execution of a statement list ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Return,
+    Exit,
+    Break,
+    LoopContinue,
+}
+
+/// A compiled statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op {
+    /// Writes a scalar.
+    Store {
+        place: Place,
+        value: Node,
+    },
+    /// Copies `bytes` bytes between two places of one composite type.
+    Copy {
+        dst: Place,
+        src: Place,
+        bytes: u32,
+    },
+    /// Clears `bytes` bytes (a composite becomes all zero, headers invalid).
+    Zero {
+        dst: Place,
+        bytes: u32,
+    },
+    /// Makes a header valid (zeroing its fields first if it was invalid) or
+    /// invalid (its fields keep their values).
+    SetValidity {
+        header: Place,
+        valid_byte: u32,
+        wire_bytes: u32,
+        valid: bool,
+    },
+    /// Shifts a stack's elements by `count` toward the end (push) or the
+    /// front (pop); the freed elements become invalid.
+    StackShift {
+        stack: Place,
+        stride: u32,
+        size: u32,
+        elem_valid_byte: u32,
+        next_index: u32,
+        count: i64,
+    },
+    If(Node, Vec<Op>, Vec<Op>),
+    Seq(Vec<Op>),
+    /// `switch` on a value: the first case whose labels include the value,
+    /// else `default` (an index into `bodies`).
+    Switch {
+        subject: Node,
+        cases: Vec<(Vec<Bits>, usize)>,
+        default: Option<usize>,
+        bodies: Vec<Vec<Op>>,
+    },
+    Loop {
+        cond: Option<Node>,
+        body: Vec<Op>,
+        update: Vec<Op>,
+    },
+    /// A direct action call: arguments copied in, the body, results copied out.
+    CallAction {
+        copy_in: Vec<Op>,
+        body: Vec<Op>,
+        copy_out: Vec<Op>,
+    },
+    Exit,
+    Return,
+    Break,
+    LoopContinue,
+}
+
+/// Compiles a statement list of one frame.
+pub fn compile_stmts(c: &mut Compiler<'_>, stmts: &[ir::Stmt]) -> Result<Vec<Op>, CompileError> {
+    let mut out = Vec::with_capacity(stmts.len());
+    for s in stmts {
+        compile_stmt(c, s, &mut out)?;
+    }
+    Ok(out)
+}
+
+fn compile_stmt(c: &mut Compiler<'_>, s: &ir::Stmt, out: &mut Vec<Op>) -> Result<(), CompileError> {
+    match &s.kind {
+        StmtKind::Assign(lhs, rhs) => assign(c, lhs, rhs, out)?,
+        StmtKind::Declare(v, init) => {
+            let var = ir::Expr {
+                ty: c.program.var(*v).ty,
+                kind: ExprKind::Var(*v),
+                span: s.span,
+            };
+            match init {
+                Some(e) => assign(c, &var, e, out)?,
+                // Uninitialised locals start as zero (headers invalid), so
+                // that runs are deterministic.
+                None => zero(c, &var, out)?,
+            }
+        }
+        StmtKind::Call(e) => call(c, e, out)?,
+        StmtKind::If(cond, a, b) => out.push(Op::If(
+            c.node(cond)?,
+            compile_stmts(c, a)?,
+            compile_stmts(c, b)?,
+        )),
+        StmtKind::Block(b) => out.push(Op::Seq(compile_stmts(c, b)?)),
+        StmtKind::Exit => out.push(Op::Exit),
+        StmtKind::Return(None) => out.push(Op::Return),
+        StmtKind::Return(Some(_)) => return Err(CompileError::Unsupported("functions")),
+        StmtKind::Break => out.push(Op::Break),
+        StmtKind::Continue => out.push(Op::LoopContinue),
+        StmtKind::Switch(subject, cases) => out.push(switch(c, subject, cases)?),
+        StmtKind::For {
+            init,
+            cond,
+            update,
+            body,
+        } => {
+            out.extend(compile_stmts(c, init)?);
+            let cond = cond.as_ref().map(|e| c.node(e)).transpose()?;
+            out.push(Op::Loop {
+                cond,
+                body: compile_stmts(c, body)?,
+                update: compile_stmts(c, update)?,
+            });
+        }
+        StmtKind::ForIn { .. } => return Err(CompileError::Unsupported("`for ... in` loops")),
+    }
+    Ok(())
+}
+
+fn is_scalar(c: &Compiler<'_>, ty: TyId) -> bool {
+    scalar_shape(&c.program.types, ty).is_some()
+}
+
+/// `lhs = rhs` for scalars and composites.
+fn assign(
+    c: &mut Compiler<'_>,
+    lhs: &ir::Expr,
+    rhs: &ir::Expr,
+    out: &mut Vec<Op>,
+) -> Result<(), CompileError> {
+    if is_scalar(c, lhs.ty) {
+        out.push(Op::Store {
+            place: c.place(lhs)?,
+            value: c.node(rhs)?,
+        });
+        return Ok(());
+    }
+    match &rhs.kind {
+        ExprKind::List(parts) => assign_parts(c, lhs, parts.iter().map(Part::Expr).collect(), out),
+        ExprKind::Const(Value::List(vals)) => {
+            assign_parts(c, lhs, vals.iter().map(Part::Value).collect(), out)
+        }
+        ExprKind::Var(_) | ExprKind::Field(..) | ExprKind::Index(..) => {
+            let bytes = c.layouts.layout(lhs.ty)?.bytes;
+            out.push(Op::Copy {
+                dst: c.place(lhs)?,
+                src: c.place(rhs)?,
+                bytes,
+            });
+            Ok(())
+        }
+        ExprKind::DontCare => Ok(()),
+        _ => Err(CompileError::Unsupported("this composite value")),
+    }
+}
+
+enum Part<'e> {
+    Expr(&'e ir::Expr),
+    Value(&'e Value),
+}
+
+/// `{a, b, ...}` assigned field by field; a header becomes valid.
+fn assign_parts(
+    c: &mut Compiler<'_>,
+    lhs: &ir::Expr,
+    parts: Vec<Part<'_>>,
+    out: &mut Vec<Op>,
+) -> Result<(), CompileError> {
+    let layout = c.layouts.layout(lhs.ty)?;
+    let (field_tys, header): (Vec<TyId>, Option<(u32, u32)>) = match &layout.kind {
+        LayoutKind::Header {
+            fields,
+            valid_bit_offset,
+            wire_bits,
+            ..
+        } => (
+            fields.iter().map(|f| f.ty).collect(),
+            Some((*valid_bit_offset, wire_bits.div_ceil(8))),
+        ),
+        LayoutKind::Struct { fields } => (fields.iter().map(|f| f.ty).collect(), None),
+        _ => return Err(CompileError::Unsupported("a list assigned to this type")),
+    };
+    if let Some((valid_bit, wire_bytes)) = header {
+        out.push(Op::SetValidity {
+            header: c.place(lhs)?,
+            valid_byte: valid_bit / 8,
+            wire_bytes,
+            valid: true,
+        });
+    }
+    for (i, (part, ty)) in parts.into_iter().zip(field_tys).enumerate() {
+        let field = ir::Expr {
+            ty,
+            kind: ExprKind::Field(Box::new(lhs.clone()), i as u32),
+            span: lhs.span,
+        };
+        match part {
+            Part::Expr(e) => assign(c, &field, e, out)?,
+            Part::Value(v) => {
+                let value = ir::Expr {
+                    ty,
+                    kind: ExprKind::Const(v.clone()),
+                    span: lhs.span,
+                };
+                assign(c, &field, &value, out)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Sets a variable to zero (scalars) or all-zero bytes (composites).
+fn zero(c: &mut Compiler<'_>, var: &ir::Expr, out: &mut Vec<Op>) -> Result<(), CompileError> {
+    if let Some((width, signed)) = scalar_shape(&c.program.types, var.ty) {
+        out.push(Op::Store {
+            place: c.place(var)?,
+            value: Node::Const(Bits::zero(width, signed)),
+        });
+        return Ok(());
+    }
+    let Ok(layout) = c.layouts.layout(var.ty) else {
+        return Ok(());
+    };
+    out.push(Op::Zero {
+        dst: c.place(var)?,
+        bytes: layout.bytes,
+    });
+    Ok(())
+}
+
+fn call(c: &mut Compiler<'_>, e: &ir::Expr, out: &mut Vec<Op>) -> Result<(), CompileError> {
+    let ExprKind::Call(callee, args) = &e.kind else {
+        return Err(CompileError::Unsupported("this statement"));
+    };
+    match callee {
+        Callee::Builtin { receiver, method } => builtin(c, receiver, *method, args, out),
+        Callee::Action(a) => {
+            out.push(action_call(c, *a, args)?);
+            Ok(())
+        }
+        Callee::TableApply(_) => Err(CompileError::Unsupported("tables")),
+        Callee::ExternFunction { .. } | Callee::ExternMethod { .. } => {
+            Err(CompileError::Unsupported("extern calls"))
+        }
+        Callee::Function(_) => Err(CompileError::Unsupported("functions")),
+        Callee::BlockApply(_) => Err(CompileError::Unsupported("nested apply")),
+    }
+}
+
+fn builtin(
+    c: &mut Compiler<'_>,
+    receiver: &ir::Expr,
+    method: BuiltinMethod,
+    args: &[Option<ir::Expr>],
+    out: &mut Vec<Op>,
+) -> Result<(), CompileError> {
+    let place = c.place(receiver)?;
+    match (method, c.layouts.layout(receiver.ty)?.kind) {
+        (
+            BuiltinMethod::SetValid | BuiltinMethod::SetInvalid,
+            LayoutKind::Header {
+                valid_bit_offset,
+                wire_bits,
+                ..
+            },
+        ) => {
+            out.push(Op::SetValidity {
+                header: place,
+                valid_byte: valid_bit_offset / 8,
+                wire_bytes: wire_bits.div_ceil(8),
+                valid: method == BuiltinMethod::SetValid,
+            });
+            Ok(())
+        }
+        (
+            BuiltinMethod::PushFront | BuiltinMethod::PopFront,
+            LayoutKind::Stack {
+                elem,
+                size,
+                stride,
+                next_index_bit_offset,
+            },
+        ) => {
+            let count = match args.first().and_then(|a| a.as_ref()).map(|a| &a.kind) {
+                Some(ExprKind::Const(Value::Int(n))) => i64::try_from(n).unwrap_or(i64::MAX),
+                _ => return Err(CompileError::Unsupported("a non-constant push/pop count")),
+            };
+            let LayoutKind::Header {
+                valid_bit_offset, ..
+            } = c.layouts.layout(elem)?.kind
+            else {
+                return Err(CompileError::Unsupported("push/pop on a stack of unions"));
+            };
+            let count = if method == BuiltinMethod::PushFront {
+                count
+            } else {
+                -count
+            };
+            out.push(Op::StackShift {
+                stack: place,
+                stride: stride / 8,
+                size,
+                elem_valid_byte: valid_bit_offset / 8,
+                next_index: next_index_bit_offset / 8,
+                count,
+            });
+            Ok(())
+        }
+        _ => Err(CompileError::Unsupported("this method")),
+    }
+}
+
+/// A direct call `a(args)`: arguments are copied into the parameters,
+/// the body runs, `out`/`inout` parameters are copied back.
+fn action_call(
+    c: &mut Compiler<'_>,
+    a: ir::ActionId,
+    args: &[Option<ir::Expr>],
+) -> Result<Op, CompileError> {
+    let action = &c.program.actions[a.0 as usize];
+    let mut copy_in = Vec::new();
+    let mut copy_out = Vec::new();
+    for (p, arg) in action.params.iter().zip(args) {
+        let Some(arg) = arg else { continue };
+        let param = ir::Expr {
+            ty: p.ty,
+            kind: ExprKind::Var(p.var),
+            span: arg.span,
+        };
+        match p.direction {
+            Direction::In | Direction::InOut | Direction::None => {
+                assign(c, &param, arg, &mut copy_in)?
+            }
+            Direction::Out => zero(c, &param, &mut copy_in)?,
+        }
+        if matches!(p.direction, Direction::Out | Direction::InOut)
+            && !matches!(arg.kind, ExprKind::DontCare)
+        {
+            assign(c, arg, &param, &mut copy_out)?;
+        }
+    }
+    let body = compile_stmts(c, &action.body)?;
+    Ok(Op::CallAction {
+        copy_in,
+        body,
+        copy_out,
+    })
+}
+
+fn switch(
+    c: &mut Compiler<'_>,
+    subject: &ir::Expr,
+    cases: &[ir::SwitchCase],
+) -> Result<Op, CompileError> {
+    let node = c.node(subject)?;
+    let mut out_cases = Vec::new();
+    let mut default = None;
+    let mut bodies = Vec::new();
+    for case in cases {
+        let body = bodies.len();
+        bodies.push(compile_stmts(c, &case.body)?);
+        let mut labels = Vec::new();
+        for l in &case.labels {
+            match l {
+                SwitchLabel::Default => default = Some(body),
+                SwitchLabel::Value(v) => labels.push(
+                    crate::eval::constant(&c.program.types, subject.ty, v)
+                        .ok_or(CompileError::Unsupported("this switch label"))?,
+                ),
+                SwitchLabel::Action(_) => {
+                    return Err(CompileError::Unsupported("switch on action_run"));
+                }
+            }
+        }
+        out_cases.push((labels, body));
+    }
+    Ok(Op::Switch {
+        subject: node,
+        cases: out_cases,
+        default,
+        bodies,
+    })
+}
+
+/// Runs compiled statements over `arena`.
+pub fn run(ops: &[Op], arena: &mut [u8]) -> Flow {
+    for op in ops {
+        let flow = run_op(op, arena);
+        if flow != Flow::Continue {
+            return flow;
+        }
+    }
+    Flow::Continue
+}
+
+fn run_op(op: &Op, arena: &mut [u8]) -> Flow {
+    match op {
+        Op::Store { place, value } => {
+            let v = value.eval(arena);
+            if let Some(bit) = place.resolve(arena) {
+                v.write_bits(arena, bit as usize);
+            }
+        }
+        Op::Copy { dst, src, bytes } => {
+            if let (Some(d), Some(s)) = (dst.resolve(arena), src.resolve(arena)) {
+                let (d, s) = ((d / 8) as usize, (s / 8) as usize);
+                arena.copy_within(s..s + *bytes as usize, d);
+            }
+        }
+        Op::Zero { dst, bytes } => {
+            if let Some(d) = dst.resolve(arena) {
+                let d = (d / 8) as usize;
+                arena[d..d + *bytes as usize].fill(0);
+            }
+        }
+        Op::SetValidity {
+            header,
+            valid_byte,
+            wire_bytes,
+            valid,
+        } => {
+            if let Some(bit) = header.resolve(arena) {
+                let base = (bit / 8) as usize;
+                let flag = base + *valid_byte as usize;
+                if *valid && arena[flag] == 0 {
+                    arena[base..base + *wire_bytes as usize].fill(0);
+                }
+                arena[flag] = u8::from(*valid);
+            }
+        }
+        Op::StackShift {
+            stack,
+            stride,
+            size,
+            elem_valid_byte,
+            next_index,
+            count,
+        } => {
+            if let Some(bit) = stack.resolve(arena) {
+                stack_shift(
+                    arena,
+                    (bit / 8) as usize,
+                    *stride as usize,
+                    *size as usize,
+                    *elem_valid_byte as usize,
+                    *next_index as usize,
+                    *count,
+                );
+            }
+        }
+        Op::If(cond, a, b) => return run(if cond.eval(arena).to_bool() { a } else { b }, arena),
+        Op::Seq(ops) => return run(ops, arena),
+        Op::Switch {
+            subject,
+            cases,
+            default,
+            bodies,
+        } => {
+            let v = subject.eval(arena);
+            let chosen = cases
+                .iter()
+                .find(|(labels, _)| labels.contains(&v))
+                .map(|(_, b)| *b)
+                .or(*default);
+            if let Some(b) = chosen {
+                return run(&bodies[b], arena);
+            }
+        }
+        Op::Loop { cond, body, update } => loop {
+            if let Some(c) = cond
+                && !c.eval(arena).to_bool()
+            {
+                break;
+            }
+            match run(body, arena) {
+                Flow::Break => break,
+                Flow::Return => return Flow::Return,
+                Flow::Exit => return Flow::Exit,
+                Flow::Continue | Flow::LoopContinue => {}
+            }
+            run(update, arena);
+        },
+        Op::CallAction {
+            copy_in,
+            body,
+            copy_out,
+        } => {
+            run(copy_in, arena);
+            if run(body, arena) == Flow::Exit {
+                return Flow::Exit;
+            }
+            run(copy_out, arena);
+        }
+        Op::Exit => return Flow::Exit,
+        Op::Return => return Flow::Return,
+        Op::Break => return Flow::Break,
+        Op::LoopContinue => return Flow::LoopContinue,
+    }
+    Flow::Continue
+}
+
+/// `push_front(count)` (count > 0) or `pop_front(-count)` on a stack at
+/// byte `base`: elements move, freed ones become invalid, and `nextIndex`
+/// moves with them (clamped to the stack).
+fn stack_shift(
+    arena: &mut [u8],
+    base: usize,
+    stride: usize,
+    size: usize,
+    valid: usize,
+    next: usize,
+    count: i64,
+) {
+    let n = count.unsigned_abs().min(size as u64) as usize;
+    let elems = base..base + stride * size;
+    if count > 0 {
+        arena.copy_within(
+            elems.start..elems.end - stride * n,
+            elems.start + stride * n,
+        );
+        for i in 0..n {
+            arena[base + i * stride + valid] = 0;
+        }
+    } else {
+        arena.copy_within(elems.start + stride * n..elems.end, elems.start);
+        for i in size - n..size {
+            arena[base + i * stride + valid] = 0;
+        }
+    }
+    let at = base + next;
+    let current =
+        u32::from_be_bytes([arena[at], arena[at + 1], arena[at + 2], arena[at + 3]]) as i64;
+    let moved = (current + count.clamp(-(size as i64), size as i64)).clamp(0, size as i64) as u32;
+    arena[at..at + 4].copy_from_slice(&moved.to_be_bytes());
+}
