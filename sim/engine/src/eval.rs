@@ -7,6 +7,7 @@
 //! value). Composite values (headers, structs, stacks) are handled as
 //! [`Place`]s by the statement layer, which copies them as bytes.
 
+use crate::env::Env;
 use crate::layout::{LayoutError, LayoutKind, Layouts};
 use crate::value::Bits;
 use janus_p4::ir::{self, BinOp, ExprKind, UnOp, Value};
@@ -78,7 +79,7 @@ impl Place {
 
     /// The bit offset of this place for the current arena, or `None` for a
     /// run-time index out of the stack's bounds.
-    pub fn resolve(&self, arena: &[u8]) -> Option<u32> {
+    pub fn resolve(&self, env: &Env<'_>) -> Option<u32> {
         match self {
             Place::Fixed { bit, .. } => Some(*bit),
             Place::Indexed {
@@ -89,7 +90,7 @@ impl Place {
                 offset,
                 ..
             } => {
-                let i = index.eval(arena).to_u64()?;
+                let i = index.eval(env).to_u64()?;
                 (i < *size as u64).then(|| base + i as u32 * stride + offset)
             }
         }
@@ -125,26 +126,26 @@ pub enum Node {
 
 impl Node {
     /// Evaluates the node over a packet's arena.
-    pub fn eval(&self, arena: &[u8]) -> Bits {
+    pub fn eval(&self, env: &Env<'_>) -> Bits {
         match self {
             Node::Const(b) => b.clone(),
             Node::Load {
                 place,
                 width,
                 signed,
-            } => match place.resolve(arena) {
-                Some(bit) => Bits::read_bits(arena, bit as usize, *width, *signed),
+            } => match place.resolve(env) {
+                Some(bit) => Bits::read_bits(env.arena, bit as usize, *width, *signed),
                 // Reading past a stack's end gives an unspecified value; 0.
                 None => Bits::zero(*width, *signed),
             },
             Node::Valid(place) => {
                 let valid = place
-                    .resolve(arena)
-                    .is_some_and(|bit| arena[bit as usize / 8] != 0);
+                    .resolve(env)
+                    .is_some_and(|bit| env.arena[bit as usize / 8] != 0);
                 Bits::from_bool(valid)
             }
             Node::Unary(op, a) => {
-                let a = a.eval(arena);
+                let a = a.eval(env);
                 match op {
                     UnOp::Not => Bits::from_bool(!a.to_bool()),
                     UnOp::BitNot => a.not(),
@@ -152,32 +153,32 @@ impl Node {
                     UnOp::Plus => a,
                 }
             }
-            Node::Binary(op, a, b) => eval_binary(*op, a, b, arena),
+            Node::Binary(op, a, b) => eval_binary(*op, a, b, env),
             Node::Ternary(c, a, b) => {
-                if c.eval(arena).to_bool() {
-                    a.eval(arena)
+                if c.eval(env).to_bool() {
+                    a.eval(env)
                 } else {
-                    b.eval(arena)
+                    b.eval(env)
                 }
             }
             Node::Cast {
                 to_width,
                 to_signed,
                 inner,
-            } => inner.eval(arena).cast(*to_width, *to_signed),
-            Node::Slice { hi, lo, inner } => inner.eval(arena).slice(*hi, *lo),
+            } => inner.eval(env).cast(*to_width, *to_signed),
+            Node::Slice { hi, lo, inner } => inner.eval(env).slice(*hi, *lo),
         }
     }
 }
 
-fn eval_binary(op: BinOp, a: &Node, b: &Node, arena: &[u8]) -> Bits {
+fn eval_binary(op: BinOp, a: &Node, b: &Node, env: &Env<'_>) -> Bits {
     // Short-circuit operators evaluate their right side only when needed.
     match op {
-        BinOp::And => return Bits::from_bool(a.eval(arena).to_bool() && b.eval(arena).to_bool()),
-        BinOp::Or => return Bits::from_bool(a.eval(arena).to_bool() || b.eval(arena).to_bool()),
+        BinOp::And => return Bits::from_bool(a.eval(env).to_bool() && b.eval(env).to_bool()),
+        BinOp::Or => return Bits::from_bool(a.eval(env).to_bool() || b.eval(env).to_bool()),
         _ => {}
     }
-    let (x, y) = (a.eval(arena), b.eval(arena));
+    let (x, y) = (a.eval(env), b.eval(env));
     let cmp = |want: fn(Ordering) -> bool| Bits::from_bool(want(x.compare(&y)));
     match op {
         BinOp::Add => x.add(&y),
@@ -469,7 +470,9 @@ mod tests {
     fn set(s: &mut Setup, path: &[&str], v: Bits) {
         let mut c = Compiler::new(&s.program, s.vars.clone());
         let place = c.place(&path_expr(&s.program, "s", path)).expect("place");
-        let bit = place.resolve(&s.arena).expect("in bounds");
+        let bit = place
+            .resolve(&Env::new(&mut s.arena.clone()))
+            .expect("in bounds");
         v.write_bits(&mut s.arena, bit as usize);
     }
 
@@ -483,7 +486,7 @@ mod tests {
         else {
             panic!()
         };
-        let bit = place.resolve(&s.arena).unwrap() + valid_bit_offset;
+        let bit = place.resolve(&Env::new(&mut s.arena.clone())).unwrap() + valid_bit_offset;
         s.arena[bit as usize / 8] = 1;
     }
 
@@ -495,7 +498,10 @@ mod tests {
             .apply
             .iter()
             .map(|st| match &st.kind {
-                ir::StmtKind::Assign(_, rhs) => c.node(rhs).expect("compiles").eval(&s.arena),
+                ir::StmtKind::Assign(_, rhs) => {
+                    let mut arena = s.arena.clone();
+                    c.node(rhs).expect("compiles").eval(&Env::new(&mut arena))
+                }
                 other => panic!("{other:?}"),
             })
             .collect()

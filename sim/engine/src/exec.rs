@@ -5,6 +5,7 @@
 //! maps onto [`Flow`]: `return` ends the innermost action or apply block,
 //! `exit` ends the whole pipeline stage, `break`/`continue` the innermost loop.
 
+use crate::env::Env;
 use crate::eval::{CompileError, Compiler, Node, Place, scalar_shape};
 #[cfg(test)]
 mod tests;
@@ -411,10 +412,10 @@ fn switch(
     })
 }
 
-/// Runs compiled statements over `arena`.
-pub fn run(ops: &[Op], arena: &mut [u8]) -> Flow {
+/// Runs compiled statements.
+pub fn run(ops: &[Op], env: &mut Env<'_>) -> Flow {
     for op in ops {
-        let flow = run_op(op, arena);
+        let flow = run_op(op, env);
         if flow != Flow::Continue {
             return flow;
         }
@@ -422,24 +423,24 @@ pub fn run(ops: &[Op], arena: &mut [u8]) -> Flow {
     Flow::Continue
 }
 
-fn run_op(op: &Op, arena: &mut [u8]) -> Flow {
+fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
     match op {
         Op::Store { place, value } => {
-            let v = value.eval(arena);
-            if let Some(bit) = place.resolve(arena) {
-                v.write_bits(arena, bit as usize);
+            let v = value.eval(env);
+            if let Some(bit) = place.resolve(env) {
+                v.write_bits(env.arena, bit as usize);
             }
         }
         Op::Copy { dst, src, bytes } => {
-            if let (Some(d), Some(s)) = (dst.resolve(arena), src.resolve(arena)) {
+            if let (Some(d), Some(s)) = (dst.resolve(env), src.resolve(env)) {
                 let (d, s) = ((d / 8) as usize, (s / 8) as usize);
-                arena.copy_within(s..s + *bytes as usize, d);
+                env.arena.copy_within(s..s + *bytes as usize, d);
             }
         }
         Op::Zero { dst, bytes } => {
-            if let Some(d) = dst.resolve(arena) {
+            if let Some(d) = dst.resolve(env) {
                 let d = (d / 8) as usize;
-                arena[d..d + *bytes as usize].fill(0);
+                env.arena[d..d + *bytes as usize].fill(0);
             }
         }
         Op::SetValidity {
@@ -448,13 +449,13 @@ fn run_op(op: &Op, arena: &mut [u8]) -> Flow {
             wire_bytes,
             valid,
         } => {
-            if let Some(bit) = header.resolve(arena) {
+            if let Some(bit) = header.resolve(env) {
                 let base = (bit / 8) as usize;
                 let flag = base + *valid_byte as usize;
-                if *valid && arena[flag] == 0 {
-                    arena[base..base + *wire_bytes as usize].fill(0);
+                if *valid && env.arena[flag] == 0 {
+                    env.arena[base..base + *wire_bytes as usize].fill(0);
                 }
-                arena[flag] = u8::from(*valid);
+                env.arena[flag] = u8::from(*valid);
             }
         }
         Op::StackShift {
@@ -465,9 +466,9 @@ fn run_op(op: &Op, arena: &mut [u8]) -> Flow {
             next_index,
             count,
         } => {
-            if let Some(bit) = stack.resolve(arena) {
+            if let Some(bit) = stack.resolve(env) {
                 stack_shift(
-                    arena,
+                    env.arena,
                     (bit / 8) as usize,
                     *stride as usize,
                     *size as usize,
@@ -477,48 +478,48 @@ fn run_op(op: &Op, arena: &mut [u8]) -> Flow {
                 );
             }
         }
-        Op::If(cond, a, b) => return run(if cond.eval(arena).to_bool() { a } else { b }, arena),
-        Op::Seq(ops) => return run(ops, arena),
+        Op::If(cond, a, b) => return run(if cond.eval(env).to_bool() { a } else { b }, env),
+        Op::Seq(ops) => return run(ops, env),
         Op::Switch {
             subject,
             cases,
             default,
             bodies,
         } => {
-            let v = subject.eval(arena);
+            let v = subject.eval(env);
             let chosen = cases
                 .iter()
                 .find(|(labels, _)| labels.contains(&v))
                 .map(|(_, b)| *b)
                 .or(*default);
             if let Some(b) = chosen {
-                return run(&bodies[b], arena);
+                return run(&bodies[b], env);
             }
         }
         Op::Loop { cond, body, update } => loop {
             if let Some(c) = cond
-                && !c.eval(arena).to_bool()
+                && !c.eval(env).to_bool()
             {
                 break;
             }
-            match run(body, arena) {
+            match run(body, env) {
                 Flow::Break => break,
                 Flow::Return => return Flow::Return,
                 Flow::Exit => return Flow::Exit,
                 Flow::Continue | Flow::LoopContinue => {}
             }
-            run(update, arena);
+            run(update, env);
         },
         Op::CallAction {
             copy_in,
             body,
             copy_out,
         } => {
-            run(copy_in, arena);
-            if run(body, arena) == Flow::Exit {
+            run(copy_in, env);
+            if run(body, env) == Flow::Exit {
                 return Flow::Exit;
             }
-            run(copy_out, arena);
+            run(copy_out, env);
         }
         Op::Exit => return Flow::Exit,
         Op::Return => return Flow::Return,

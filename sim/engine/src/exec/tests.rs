@@ -75,9 +75,10 @@ fn load() -> Run {
 fn read(r: &Run, path: &[&str]) -> u64 {
     let e = path_expr(&r.program, "s", path);
     let mut c = Compiler::new(&r.program, r.vars.clone());
+    let mut arena = r.arena.clone();
     c.node(&e)
         .expect("scalar")
-        .eval(&r.arena)
+        .eval(&Env::new(&mut arena))
         .as_u64_truncated()
 }
 
@@ -85,14 +86,18 @@ fn read(r: &Run, path: &[&str]) -> u64 {
 fn valid(r: &Run, path: &[&str]) -> bool {
     let e = is_valid(path_expr(&r.program, "s", path));
     let mut c = Compiler::new(&r.program, r.vars.clone());
-    c.node(&e).expect("validity").eval(&r.arena).to_bool()
+    let mut arena = r.arena.clone();
+    c.node(&e)
+        .expect("validity")
+        .eval(&Env::new(&mut arena))
+        .to_bool()
 }
 
 #[test]
 fn runs_a_control_body() {
     let mut r = load();
     // Stale values that the program must overwrite or keep as specified.
-    let flow = run(&r.ops.clone(), &mut r.arena);
+    let flow = run(&r.ops.clone(), &mut Env::new(&mut r.arena));
     assert_eq!(flow, Flow::Exit, "the action's exit ends the block");
     assert_eq!(
         read(&r, &["out1"]),
@@ -121,7 +126,9 @@ fn switch_takes_fallthrough_labels_and_default() {
         let sel_place = Compiler::new(&r.program, r.vars.clone())
             .place(&path_expr(&r.program, "s", &["sel"]))
             .expect("place");
-        let bit = sel_place.resolve(&r.arena).expect("fixed");
+        let bit = sel_place
+            .resolve(&Env::new(&mut r.arena.clone()))
+            .expect("fixed");
         crate::value::Bits::from_u64(8, false, sel).write_bits(&mut r.arena, bit as usize);
         let switch = r
             .ops
@@ -129,7 +136,7 @@ fn switch_takes_fallthrough_labels_and_default() {
             .find(|op| matches!(op, Op::Switch { .. }))
             .expect("switch")
             .clone();
-        run(&[switch], &mut r.arena);
+        run(&[switch], &mut Env::new(&mut r.arena));
         assert_eq!(read(&r, &["out2"]), want, "sel = {sel}");
     }
 }
