@@ -10,6 +10,8 @@ pub struct Env<'a> {
     pub cursor: usize,
     /// Bytes a deparser emits, when deparsing.
     pub output: Option<&'a mut Vec<u8>>,
+    /// Bits emitted so far (headers need not end on a byte).
+    pub out_bits: usize,
 }
 
 impl<'a> Env<'a> {
@@ -20,6 +22,7 @@ impl<'a> Env<'a> {
             input: &[],
             cursor: 0,
             output: None,
+            out_bits: 0,
         }
     }
 
@@ -30,11 +33,55 @@ impl<'a> Env<'a> {
             input,
             cursor: 0,
             output: None,
+            out_bits: 0,
+        }
+    }
+
+    /// An environment for deparsing into `output` (cleared first).
+    pub fn deparsing(arena: &'a mut [u8], output: &'a mut Vec<u8>) -> Env<'a> {
+        output.clear();
+        Env {
+            arena,
+            input: &[],
+            cursor: 0,
+            output: Some(output),
+            out_bits: 0,
         }
     }
 
     /// Bits of `input` not yet consumed.
     pub fn remaining_bits(&self) -> usize {
         (self.input.len() * 8).saturating_sub(self.cursor)
+    }
+}
+
+/// Copies `n` bits from `src` at bit `from` to `dst` at bit `to` (most
+/// significant bit first), without allocating.
+pub fn copy_bits(src: &[u8], from: usize, dst: &mut [u8], to: usize, n: usize) {
+    if from % 8 == 0 && to % 8 == 0 && n % 8 == 0 {
+        dst[to / 8..(to + n) / 8].copy_from_slice(&src[from / 8..(from + n) / 8]);
+        return;
+    }
+    let mut done = 0;
+    while done < n {
+        let k = (n - done).min(64) as u32;
+        crate::value::Bits::read_bits(src, from + done, k, false).write_bits(dst, to + done);
+        done += k as usize;
+    }
+}
+
+impl Env<'_> {
+    /// Appends `n` bits from `src` at bit `from` to the output.
+    pub fn emit_bits(&mut self, src_is_input: bool, from: usize, n: usize) {
+        let Some(out) = self.output.as_deref_mut() else {
+            return;
+        };
+        let end = self.out_bits + n;
+        if out.len() < end.div_ceil(8) {
+            out.resize(end.div_ceil(8), 0);
+        }
+        let src: &[u8] = if src_is_input { self.input } else { self.arena };
+        copy_bits(src, from, out, self.out_bits, n);
+        self.out_bits = end;
     }
 }

@@ -43,17 +43,31 @@ pub enum Place {
         offset: u32,
         ty: TyId,
     },
+    /// `stack.next` (or `stack.last` when `last`): the element at the
+    /// stack's `nextIndex` (minus one), read from the arena at run time.
+    StackNext {
+        base: u32,
+        stride: u32,
+        size: u32,
+        /// Byte offset of the stack's 4-byte `nextIndex`.
+        next_index_byte: u32,
+        last: bool,
+        offset: u32,
+        ty: TyId,
+    },
 }
 
 impl Place {
     pub fn ty(&self) -> TyId {
         match self {
-            Place::Fixed { ty, .. } | Place::Indexed { ty, .. } => *ty,
+            Place::Fixed { ty, .. } | Place::Indexed { ty, .. } | Place::StackNext { ty, .. } => {
+                *ty
+            }
         }
     }
 
     /// The same place shifted to a part at `offset` bits, of type `ty`.
-    fn part(self, offset: u32, ty: TyId) -> Place {
+    pub fn part(self, offset: u32, ty: TyId) -> Place {
         match self {
             Place::Fixed { bit, .. } => Place::Fixed {
                 bit: bit + offset,
@@ -71,6 +85,23 @@ impl Place {
                 stride,
                 size,
                 index,
+                offset: o + offset,
+                ty,
+            },
+            Place::StackNext {
+                base,
+                stride,
+                size,
+                next_index_byte,
+                last,
+                offset: o,
+                ..
+            } => Place::StackNext {
+                base,
+                stride,
+                size,
+                next_index_byte,
+                last,
                 offset: o + offset,
                 ty,
             },
@@ -93,8 +124,33 @@ impl Place {
                 let i = index.eval(env).to_u64()?;
                 (i < *size as u64).then(|| base + i as u32 * stride + offset)
             }
+            Place::StackNext {
+                base,
+                stride,
+                size,
+                next_index_byte,
+                last,
+                offset,
+                ..
+            } => {
+                let next = read_u32(env.arena, *next_index_byte);
+                let i = if *last { next.checked_sub(1)? } else { next };
+                (i < *size).then(|| base + i * stride + offset)
+            }
         }
     }
+}
+
+/// A 4-byte big-endian counter in the arena (stack `nextIndex`, varbit length).
+pub fn read_u32(arena: &[u8], byte: u32) -> u32 {
+    let b = byte as usize;
+    u32::from_be_bytes([arena[b], arena[b + 1], arena[b + 2], arena[b + 3]])
+}
+
+/// Writes a 4-byte big-endian counter.
+pub fn write_u32(arena: &mut [u8], byte: u32, v: u32) {
+    let b = byte as usize;
+    arena[b..b + 4].copy_from_slice(&v.to_be_bytes());
 }
 
 /// A compiled scalar expression.
@@ -122,6 +178,17 @@ pub enum Node {
         lo: u32,
         inner: Box<Node>,
     },
+    /// `packet.lookahead<T>()` (or a field of it, `offset` bits in): bits
+    /// of the packet past the cursor, not consumed. `need` bits (all of `T`)
+    /// must be available; statements check that first (see [`lookahead_bits`]).
+    Lookahead {
+        offset: u32,
+        width: u32,
+        signed: bool,
+        need: u32,
+    },
+    /// `packet.length()` in bytes.
+    PacketLength,
 }
 
 impl Node {
@@ -167,6 +234,19 @@ impl Node {
                 inner,
             } => inner.eval(env).cast(*to_width, *to_signed),
             Node::Slice { hi, lo, inner } => inner.eval(env).slice(*hi, *lo),
+            Node::Lookahead {
+                offset,
+                width,
+                signed,
+                need,
+            } => {
+                if env.remaining_bits() >= *need as usize {
+                    Bits::read_bits(env.input, env.cursor + *offset as usize, *width, *signed)
+                } else {
+                    Bits::zero(*width, *signed)
+                }
+            }
+            Node::PacketLength => Bits::from_u64(32, false, env.input.len() as u64),
         }
     }
 }
@@ -201,6 +281,42 @@ fn eval_binary(op: BinOp, a: &Node, b: &Node, env: &Env<'_>) -> Bits {
         BinOp::Gt => cmp(|o| o == Ordering::Greater),
         BinOp::Ge => cmp(|o| o != Ordering::Less),
         BinOp::And | BinOp::Or => unreachable!("handled above"),
+    }
+}
+
+/// True if `e` is `packet.lookahead<T>()`.
+fn is_lookahead(types: &TypeTable, e: &ir::Expr) -> bool {
+    matches!(&e.kind, ExprKind::Call(ir::Callee::ExternMethod { receiver, name, .. }, _)
+        if name == "lookahead" && is_packet_in(types, receiver.ty))
+}
+
+/// True if `ty` is core.p4's `packet_in`.
+pub fn is_packet_in(types: &TypeTable, ty: TyId) -> bool {
+    matches!(types.get(ty), Ty::Extern { name, .. } if name == "packet_in")
+}
+
+/// True if `ty` is core.p4's `packet_out`.
+pub fn is_packet_out(types: &TypeTable, ty: TyId) -> bool {
+    matches!(types.get(ty), Ty::Extern { name, .. } if name == "packet_out")
+}
+
+/// The widest `lookahead` in `n` (bits), so that a statement can check the
+/// packet is long enough before it runs.
+pub fn lookahead_bits(n: &Node) -> u32 {
+    match n {
+        Node::Lookahead { need, .. } => *need,
+        Node::Unary(_, a) | Node::Cast { inner: a, .. } | Node::Slice { inner: a, .. } => {
+            lookahead_bits(a)
+        }
+        Node::Binary(_, a, b) => lookahead_bits(a).max(lookahead_bits(b)),
+        Node::Ternary(c, a, b) => lookahead_bits(c)
+            .max(lookahead_bits(a))
+            .max(lookahead_bits(b)),
+        Node::Load { place, .. } | Node::Valid(place) => match place.as_ref() {
+            Place::Indexed { index, .. } => lookahead_bits(index),
+            _ => 0,
+        },
+        Node::Const(_) | Node::PacketLength => 0,
     }
 }
 
@@ -319,10 +435,35 @@ impl<'a> Compiler<'a> {
                         offset: 0,
                         ty: e.ty,
                     }),
-                    Place::Indexed { .. } => Err(CompileError::Unsupported(
-                        "a stack inside a run-time indexed stack",
-                    )),
+                    Place::Indexed { .. } | Place::StackNext { .. } => Err(
+                        CompileError::Unsupported("a stack inside a run-time indexed stack"),
+                    ),
                 }
+            }
+            ExprKind::StackNext(stack) | ExprKind::StackLast(stack) => {
+                let Place::Fixed { bit, .. } = self.place(stack)? else {
+                    return Err(CompileError::Unsupported(
+                        "next/last of a run-time indexed stack",
+                    ));
+                };
+                let LayoutKind::Stack {
+                    stride,
+                    size,
+                    next_index_bit_offset,
+                    ..
+                } = self.layouts.layout(stack.ty)?.kind
+                else {
+                    return Err(CompileError::Unsupported("next/last of a non-stack"));
+                };
+                Ok(Place::StackNext {
+                    base: bit,
+                    stride,
+                    size,
+                    next_index_byte: (bit + next_index_bit_offset) / 8,
+                    last: matches!(e.kind, ExprKind::StackLast(_)),
+                    offset: 0,
+                    ty: e.ty,
+                })
             }
             _ => Err(CompileError::Unsupported("this expression as a place")),
         }
@@ -335,7 +476,45 @@ impl<'a> Compiler<'a> {
             ExprKind::Const(v) => constant(types, e.ty, v)
                 .map(Node::Const)
                 .ok_or(CompileError::Unsupported("a composite constant")),
-            ExprKind::Var(_) | ExprKind::Field(..) | ExprKind::Index(..) => {
+            ExprKind::Field(base, idx) if is_lookahead(types, base) => {
+                // A field of `packet.lookahead<H>()` for a header type H.
+                let LayoutKind::Header {
+                    fields,
+                    wire_bits,
+                    varbit_len_bit_offset,
+                    ..
+                } = self.layouts.layout(base.ty)?.kind
+                else {
+                    return Err(CompileError::Unsupported(
+                        "a field of a non-header lookahead",
+                    ));
+                };
+                let (width, signed) = scalar_shape(types, e.ty).ok_or(
+                    CompileError::Unsupported("a composite field of a lookahead"),
+                )?;
+                // A varbit in a looked-ahead header counts as empty.
+                let varbit_max: u32 = match varbit_len_bit_offset {
+                    Some(_) => fields
+                        .iter()
+                        .filter_map(|f| match types.get(f.ty) {
+                            Ty::Varbit { max } => Some(*max),
+                            _ => None,
+                        })
+                        .sum(),
+                    None => 0,
+                };
+                Ok(Node::Lookahead {
+                    offset: fields[*idx as usize].bit_offset,
+                    width,
+                    signed,
+                    need: wire_bits - varbit_max,
+                })
+            }
+            ExprKind::Var(_)
+            | ExprKind::Field(..)
+            | ExprKind::Index(..)
+            | ExprKind::StackNext(_)
+            | ExprKind::StackLast(_) => {
                 let (width, signed) = scalar_shape(types, e.ty)
                     .ok_or(CompileError::Unsupported("a composite value as a scalar"))?;
                 Ok(Node::Load {
@@ -377,6 +556,26 @@ impl<'a> Compiler<'a> {
                 },
                 _,
             ) => self.validity(receiver),
+            ExprKind::Call(ir::Callee::ExternMethod { receiver, name, .. }, _)
+                if is_packet_in(types, receiver.ty) =>
+            {
+                match name.as_str() {
+                    "lookahead" => {
+                        let (width, signed) = scalar_shape(types, e.ty)
+                            .ok_or(CompileError::Unsupported("lookahead of a composite type"))?;
+                        Ok(Node::Lookahead {
+                            offset: 0,
+                            width,
+                            signed,
+                            need: width,
+                        })
+                    }
+                    "length" => Ok(Node::PacketLength),
+                    _ => Err(CompileError::Unsupported(
+                        "this packet_in method in an expression",
+                    )),
+                }
+            }
             _ => Err(CompileError::Unsupported("this expression")),
         }
     }

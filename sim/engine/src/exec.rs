@@ -5,8 +5,11 @@
 //! maps onto [`Flow`]: `return` ends the innermost action or apply block,
 //! `exit` ends the whole pipeline stage, `break`/`continue` the innermost loop.
 
-use crate::env::Env;
-use crate::eval::{CompileError, Compiler, Node, Place, scalar_shape};
+use crate::env::{Env, copy_bits};
+use crate::eval::{
+    CompileError, Compiler, Node, Place, is_packet_in, is_packet_out, lookahead_bits, read_u32,
+    scalar_shape, write_u32,
+};
 #[cfg(test)]
 mod tests;
 use crate::layout::LayoutKind;
@@ -24,6 +27,50 @@ pub enum Flow {
     Exit,
     Break,
     LoopContinue,
+    /// A parser error: the parser stops and goes to `reject` with this
+    /// `error` (its index in the program's error list).
+    Reject(u32),
+}
+
+/// The `error` members the packet operations raise, by index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct ParserErrors {
+    pub packet_too_short: u32,
+    pub header_too_short: u32,
+    pub stack_out_of_bounds: u32,
+    pub no_match: u32,
+    pub parser_timeout: u32,
+}
+
+impl ParserErrors {
+    /// Looks the standard errors up in the program (core.p4 declares them).
+    pub fn of(p: &ir::Program) -> ParserErrors {
+        let find = |name: &str| p.errors.iter().position(|e| e == name).unwrap_or(0) as u32;
+        ParserErrors {
+            packet_too_short: find("PacketTooShort"),
+            header_too_short: find("HeaderTooShort"),
+            stack_out_of_bounds: find("StackOutOfBounds"),
+            no_match: find("NoMatch"),
+            parser_timeout: find("ParserTimeout"),
+        }
+    }
+}
+
+/// The varbit field of a header: where it starts in the header, its
+/// maximum, and the byte (relative to the header) holding its length.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VarbitSlot {
+    pub at: u32,
+    pub max: u32,
+    pub len_byte: u32,
+}
+
+/// What extracting or emitting a header needs to know of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeaderShape {
+    pub wire_bits: u32,
+    pub valid_byte: u32,
+    pub varbit: Option<VarbitSlot>,
 }
 
 /// A compiled statement.
@@ -88,6 +135,35 @@ pub enum Op {
     Return,
     Break,
     LoopContinue,
+    /// `packet.extract(hdr[, varbit_bits])`; `next_index` is the byte of the
+    /// stack's `nextIndex` to advance when extracting into `stack.next`.
+    Extract {
+        header: Place,
+        shape: HeaderShape,
+        varbit_len: Option<Node>,
+        next_index: Option<u32>,
+        errors: ParserErrors,
+    },
+    /// `packet.advance(bits)`.
+    Advance {
+        bits: Node,
+        too_short: u32,
+    },
+    /// The packet must hold `bits` more bits (before a `lookahead`).
+    Require {
+        bits: u32,
+        too_short: u32,
+    },
+    /// `verify(cond, err)`.
+    Verify {
+        cond: Node,
+        error: Node,
+    },
+    /// `packet.emit(hdr)` of one header: emitted if valid.
+    Emit {
+        header: Place,
+        shape: HeaderShape,
+    },
 }
 
 /// Compiles a statement list of one frame.
@@ -116,11 +192,10 @@ fn compile_stmt(c: &mut Compiler<'_>, s: &ir::Stmt, out: &mut Vec<Op>) -> Result
             }
         }
         StmtKind::Call(e) => call(c, e, out)?,
-        StmtKind::If(cond, a, b) => out.push(Op::If(
-            c.node(cond)?,
-            compile_stmts(c, a)?,
-            compile_stmts(c, b)?,
-        )),
+        StmtKind::If(cond, a, b) => {
+            let cond = guarded(c, cond, out)?;
+            out.push(Op::If(cond, compile_stmts(c, a)?, compile_stmts(c, b)?));
+        }
         StmtKind::Block(b) => out.push(Op::Seq(compile_stmts(c, b)?)),
         StmtKind::Exit => out.push(Op::Exit),
         StmtKind::Return(None) => out.push(Op::Return),
@@ -147,6 +222,24 @@ fn compile_stmt(c: &mut Compiler<'_>, s: &ir::Stmt, out: &mut Vec<Op>) -> Result
     Ok(())
 }
 
+/// Compiles a scalar expression; if it looks ahead into the packet, first
+/// emits the check that the packet is long enough.
+pub fn guarded(
+    c: &mut Compiler<'_>,
+    e: &ir::Expr,
+    out: &mut Vec<Op>,
+) -> Result<Node, CompileError> {
+    let node = c.node(e)?;
+    let bits = lookahead_bits(&node);
+    if bits > 0 {
+        out.push(Op::Require {
+            bits,
+            too_short: ParserErrors::of(c.program).packet_too_short,
+        });
+    }
+    Ok(node)
+}
+
 fn is_scalar(c: &Compiler<'_>, ty: TyId) -> bool {
     scalar_shape(&c.program.types, ty).is_some()
 }
@@ -159,9 +252,10 @@ fn assign(
     out: &mut Vec<Op>,
 ) -> Result<(), CompileError> {
     if is_scalar(c, lhs.ty) {
+        let value = guarded(c, rhs, out)?;
         out.push(Op::Store {
             place: c.place(lhs)?,
-            value: c.node(rhs)?,
+            value,
         });
         return Ok(());
     }
@@ -269,12 +363,170 @@ fn call(c: &mut Compiler<'_>, e: &ir::Expr, out: &mut Vec<Op>) -> Result<(), Com
             Ok(())
         }
         Callee::TableApply(_) => Err(CompileError::Unsupported("tables")),
+        Callee::ExternMethod { receiver, name, .. }
+            if is_packet_in(&c.program.types, receiver.ty) =>
+        {
+            packet_in_call(c, name, args, out)
+        }
+        Callee::ExternMethod { receiver, name, .. }
+            if name == "emit" && is_packet_out(&c.program.types, receiver.ty) =>
+        {
+            let Some(Some(arg)) = args.first() else {
+                return Err(CompileError::Unsupported("emit without an argument"));
+            };
+            emit(c, arg, out)
+        }
+        Callee::ExternFunction { name, .. } if name == "verify" => {
+            let (Some(Some(cond)), Some(Some(error))) = (args.first(), args.get(1)) else {
+                return Err(CompileError::Unsupported("verify without arguments"));
+            };
+            let cond = guarded(c, cond, out)?;
+            let error = c.node(error)?;
+            out.push(Op::Verify { cond, error });
+            Ok(())
+        }
         Callee::ExternFunction { .. } | Callee::ExternMethod { .. } => {
             Err(CompileError::Unsupported("extern calls"))
         }
         Callee::Function(_) => Err(CompileError::Unsupported("functions")),
         Callee::BlockApply(_) => Err(CompileError::Unsupported("nested apply")),
     }
+}
+
+/// The shape of header type `ty` for extraction and emission.
+fn header_shape(c: &mut Compiler<'_>, ty: TyId) -> Result<HeaderShape, CompileError> {
+    let LayoutKind::Header {
+        fields,
+        wire_bits,
+        valid_bit_offset,
+        varbit_len_bit_offset,
+    } = c.layouts.layout(ty)?.kind
+    else {
+        return Err(CompileError::Unsupported(
+            "extracting or emitting a non-header",
+        ));
+    };
+    let varbit = match varbit_len_bit_offset {
+        Some(len) => {
+            let f = fields
+                .iter()
+                .find(|f| {
+                    matches!(
+                        c.program.types.get(f.ty),
+                        janus_p4::types::Ty::Varbit { .. }
+                    )
+                })
+                .ok_or(CompileError::Unsupported(
+                    "a varbit length without a varbit field",
+                ))?;
+            let janus_p4::types::Ty::Varbit { max } = c.program.types.get(f.ty) else {
+                unreachable!("found above")
+            };
+            Some(VarbitSlot {
+                at: f.bit_offset,
+                max: *max,
+                len_byte: len / 8,
+            })
+        }
+        None => None,
+    };
+    Ok(HeaderShape {
+        wire_bits,
+        valid_byte: valid_bit_offset / 8,
+        varbit,
+    })
+}
+
+fn packet_in_call(
+    c: &mut Compiler<'_>,
+    name: &str,
+    args: &[Option<ir::Expr>],
+    out: &mut Vec<Op>,
+) -> Result<(), CompileError> {
+    let errors = ParserErrors::of(c.program);
+    match name {
+        "extract" => {
+            let Some(Some(target)) = args.first() else {
+                return Err(CompileError::Unsupported("extract without an argument"));
+            };
+            let header = c.place(target)?;
+            let shape = header_shape(c, target.ty)?;
+            let next_index = match &header {
+                Place::StackNext {
+                    next_index_byte,
+                    last: false,
+                    ..
+                } => Some(*next_index_byte),
+                _ => None,
+            };
+            let varbit_len = args
+                .get(1)
+                .and_then(|a| a.as_ref())
+                .map(|e| guarded(c, e, out))
+                .transpose()?;
+            out.push(Op::Extract {
+                header,
+                shape,
+                varbit_len,
+                next_index,
+                errors,
+            });
+            Ok(())
+        }
+        "advance" => {
+            let Some(Some(bits)) = args.first() else {
+                return Err(CompileError::Unsupported("advance without an argument"));
+            };
+            let bits = c.node(bits)?;
+            out.push(Op::Advance {
+                bits,
+                too_short: errors.packet_too_short,
+            });
+            Ok(())
+        }
+        "lookahead" => Ok(()),
+        _ => Err(CompileError::Unsupported("this packet_in method")),
+    }
+}
+
+/// `packet.emit(x)`: headers in order; stacks element by element; unions
+/// and structs member by member.
+fn emit(c: &mut Compiler<'_>, arg: &ir::Expr, out: &mut Vec<Op>) -> Result<(), CompileError> {
+    let place = c.place(arg)?;
+    emit_place(c, place, arg.ty, out)
+}
+
+fn emit_place(
+    c: &mut Compiler<'_>,
+    place: Place,
+    ty: TyId,
+    out: &mut Vec<Op>,
+) -> Result<(), CompileError> {
+    match c.layouts.layout(ty)?.kind {
+        LayoutKind::Header { .. } => {
+            let shape = header_shape(c, ty)?;
+            out.push(Op::Emit {
+                header: place,
+                shape,
+            });
+        }
+        LayoutKind::Stack {
+            elem, size, stride, ..
+        } => {
+            for i in 0..size {
+                emit_place(c, place.clone().part(i * stride, elem), elem, out)?;
+            }
+        }
+        LayoutKind::Union { members } | LayoutKind::Struct { fields: members } => {
+            for m in members {
+                if scalar_shape(&c.program.types, m.ty).is_none() {
+                    emit_place(c, place.clone().part(m.bit_offset, m.ty), m.ty, out)?;
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 fn builtin(
@@ -504,8 +756,7 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
             }
             match run(body, env) {
                 Flow::Break => break,
-                Flow::Return => return Flow::Return,
-                Flow::Exit => return Flow::Exit,
+                flow @ (Flow::Return | Flow::Exit | Flow::Reject(_)) => return flow,
                 Flow::Continue | Flow::LoopContinue => {}
             }
             run(update, env);
@@ -525,8 +776,109 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
         Op::Return => return Flow::Return,
         Op::Break => return Flow::Break,
         Op::LoopContinue => return Flow::LoopContinue,
+        Op::Extract {
+            header,
+            shape,
+            varbit_len,
+            next_index,
+            errors,
+        } => {
+            return extract(env, header, shape, varbit_len.as_ref(), *next_index, errors);
+        }
+        Op::Advance { bits, too_short } => {
+            let n = bits.eval(env).to_u64().unwrap_or(u64::MAX);
+            if n > env.remaining_bits() as u64 {
+                return Flow::Reject(*too_short);
+            }
+            env.cursor += n as usize;
+        }
+        Op::Require { bits, too_short } => {
+            if (*bits as usize) > env.remaining_bits() {
+                return Flow::Reject(*too_short);
+            }
+        }
+        Op::Verify { cond, error } => {
+            if !cond.eval(env).to_bool() {
+                return Flow::Reject(error.eval(env).as_u64_truncated() as u32);
+            }
+        }
+        Op::Emit { header, shape } => emit_header(env, header, shape),
     }
     Flow::Continue
+}
+
+/// Extracts a header from the packet at the cursor into the arena. The
+/// varbit field, if any, takes `varbit_len` bits; the fields after it keep
+/// their static place after the varbit's maximum.
+fn extract(
+    env: &mut Env<'_>,
+    header: &Place,
+    shape: &HeaderShape,
+    varbit_len: Option<&Node>,
+    next_index: Option<u32>,
+    errors: &ParserErrors,
+) -> Flow {
+    let Some(at) = header.resolve(env) else {
+        return Flow::Reject(errors.stack_out_of_bounds);
+    };
+    let at = at as usize;
+    let base = at / 8;
+    match (&shape.varbit, varbit_len) {
+        (Some(v), Some(len)) => {
+            let len = len.eval(env).to_u64().unwrap_or(u64::MAX);
+            if len > v.max as u64 {
+                return Flow::Reject(errors.header_too_short);
+            }
+            let (pre, len, max) = (v.at as usize, len as usize, v.max as usize);
+            let post = shape.wire_bits as usize - pre - max;
+            if pre + len + post > env.remaining_bits() {
+                return Flow::Reject(errors.packet_too_short);
+            }
+            let c = env.cursor;
+            copy_bits(env.input, c, env.arena, at, pre);
+            copy_bits(env.input, c + pre, env.arena, at + pre, len);
+            copy_bits(env.input, c + pre + len, env.arena, at + pre + max, post);
+            write_u32(env.arena, base as u32 + v.len_byte, len as u32);
+            env.cursor += pre + len + post;
+        }
+        _ => {
+            let n = shape.wire_bits as usize - shape.varbit.as_ref().map_or(0, |v| v.max as usize);
+            if n > env.remaining_bits() {
+                return Flow::Reject(errors.packet_too_short);
+            }
+            copy_bits(env.input, env.cursor, env.arena, at, n);
+            env.cursor += n;
+        }
+    }
+    env.arena[base + shape.valid_byte as usize] = 1;
+    if let Some(b) = next_index {
+        let next = read_u32(env.arena, b);
+        write_u32(env.arena, b, next + 1);
+    }
+    Flow::Continue
+}
+
+/// Appends a valid header's wire bits to the output.
+fn emit_header(env: &mut Env<'_>, header: &Place, shape: &HeaderShape) {
+    let Some(at) = header.resolve(env) else {
+        return;
+    };
+    let at = at as usize;
+    let base = at / 8;
+    if env.arena[base + shape.valid_byte as usize] == 0 {
+        return;
+    }
+    match &shape.varbit {
+        Some(v) => {
+            let len = read_u32(env.arena, base as u32 + v.len_byte) as usize;
+            let (pre, max) = (v.at as usize, v.max as usize);
+            let post = shape.wire_bits as usize - pre - max;
+            env.emit_bits(false, at, pre);
+            env.emit_bits(false, at + pre, len.min(max));
+            env.emit_bits(false, at + pre + max, post);
+        }
+        None => env.emit_bits(false, at, shape.wire_bits as usize),
+    }
 }
 
 /// `push_front(count)` (count > 0) or `pop_front(-count)` on a stack at

@@ -5,6 +5,7 @@ pub mod env;
 pub mod eval;
 pub mod exec;
 pub mod layout;
+pub mod parser;
 pub mod plan;
 pub mod value;
 

@@ -1,0 +1,200 @@
+//! Parsers compiled for execution: states of ops ending in a transition,
+//! with `select` keysets resolved to constants at load time.
+
+use crate::env::Env;
+use crate::eval::{CompileError, Compiler, Node, constant, scalar_shape};
+use crate::exec::{Flow, Op, ParserErrors, compile_stmts, guarded, run};
+use crate::value::Bits;
+use janus_p4::ir::{self, ExprKind, ParserState};
+use janus_p4::types::TyId;
+use std::cmp::Ordering;
+
+/// How many transitions one packet may take before the parser gives up
+/// with `error.ParserTimeout` (a parser that loops without consuming).
+pub const MAX_TRANSITIONS: usize = 1 << 16;
+
+/// One key's part of a select case.
+#[derive(Clone, Debug, PartialEq)]
+pub enum KeyMatch {
+    Any,
+    Exact(Bits),
+    /// Matches when `key & mask == value & mask`.
+    Masked {
+        value: Bits,
+        mask: Bits,
+    },
+    Range {
+        lo: Bits,
+        hi: Bits,
+    },
+    /// A `value_set`: filled by the control plane; matched by the caller.
+    ValueSet(ir::ValueSetId),
+}
+
+impl KeyMatch {
+    fn matches(&self, key: &Bits) -> bool {
+        match self {
+            KeyMatch::Any | KeyMatch::ValueSet(_) => matches!(self, KeyMatch::Any),
+            KeyMatch::Exact(v) => key == v,
+            KeyMatch::Masked { value, mask } => key.and(mask) == value.and(mask),
+            KeyMatch::Range { lo, hi } => {
+                key.compare(lo) != Ordering::Less && key.compare(hi) != Ordering::Greater
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Case {
+    pub keys: Vec<KeyMatch>,
+    pub next: u32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Next {
+    Direct(u32),
+    Select { keys: Vec<Node>, cases: Vec<Case> },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    pub name: String,
+    pub ops: Vec<Op>,
+    pub next: Next,
+}
+
+/// A parser ready to run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompiledParser {
+    /// `states[0]` is `start`.
+    pub states: Vec<State>,
+    pub errors: ParserErrors,
+}
+
+/// How a parse ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Accept,
+    /// `transition reject` (no error) or a parser error (its index).
+    Reject(Option<u32>),
+}
+
+/// Compiles the states of parser `block` (whose frame `c` describes).
+pub fn compile_parser(
+    c: &mut Compiler<'_>,
+    block: &ir::Block,
+) -> Result<CompiledParser, CompileError> {
+    let mut states = Vec::with_capacity(block.states.len());
+    for s in &block.states {
+        let mut ops = compile_stmts(c, &s.body)?;
+        let next = match &s.transition {
+            ir::Transition::Direct(n) => Next::Direct(*n),
+            ir::Transition::Select(keys, cases) => {
+                let mut key_nodes = Vec::with_capacity(keys.len());
+                let mut key_tys = Vec::with_capacity(keys.len());
+                for k in keys {
+                    key_nodes.push(guarded(c, k, &mut ops)?);
+                    key_tys.push(k.ty);
+                }
+                let cases = cases
+                    .iter()
+                    .map(|case| {
+                        Ok(Case {
+                            keys: keyset(c, &case.keyset, &key_tys)?,
+                            next: case.next,
+                        })
+                    })
+                    .collect::<Result<Vec<_>, CompileError>>()?;
+                Next::Select {
+                    keys: key_nodes,
+                    cases,
+                }
+            }
+        };
+        states.push(State {
+            name: s.name.clone(),
+            ops,
+            next,
+        });
+    }
+    Ok(CompiledParser {
+        states,
+        errors: ParserErrors::of(c.program),
+    })
+}
+
+/// A case's keyset as one [`KeyMatch`] per key.
+fn keyset(c: &Compiler<'_>, e: &ir::Expr, key_tys: &[TyId]) -> Result<Vec<KeyMatch>, CompileError> {
+    match &e.kind {
+        ExprKind::List(parts) if key_tys.len() > 1 => parts
+            .iter()
+            .zip(key_tys)
+            .map(|(p, t)| simple_keyset(c, p, *t))
+            .collect(),
+        ExprKind::Default | ExprKind::DontCare => Ok(vec![KeyMatch::Any; key_tys.len()]),
+        _ if key_tys.len() == 1 => Ok(vec![simple_keyset(c, e, key_tys[0])?]),
+        ExprKind::ValueSet(id) => Ok(vec![KeyMatch::ValueSet(*id); key_tys.len()]),
+        _ => Err(CompileError::Unsupported("this select keyset")),
+    }
+}
+
+fn simple_keyset(c: &Compiler<'_>, e: &ir::Expr, key_ty: TyId) -> Result<KeyMatch, CompileError> {
+    let types = &c.program.types;
+    let value = |x: &ir::Expr| match &x.kind {
+        ExprKind::Const(v) => {
+            constant(types, key_ty, v).ok_or(CompileError::Unsupported("this keyset value"))
+        }
+        _ => Err(CompileError::Unsupported("a run-time keyset value")),
+    };
+    scalar_shape(types, key_ty).ok_or(CompileError::Unsupported("a select on a composite key"))?;
+    Ok(match &e.kind {
+        ExprKind::Default | ExprKind::DontCare => KeyMatch::Any,
+        ExprKind::Mask(v, m) => KeyMatch::Masked {
+            value: value(v)?,
+            mask: value(m)?,
+        },
+        ExprKind::Range(lo, hi) => KeyMatch::Range {
+            lo: value(lo)?,
+            hi: value(hi)?,
+        },
+        ExprKind::ValueSet(id) => KeyMatch::ValueSet(*id),
+        _ => KeyMatch::Exact(value(e)?),
+    })
+}
+
+/// Runs a parser from `start` over `env.input`.
+pub fn run_parser(p: &CompiledParser, env: &mut Env<'_>) -> Outcome {
+    let mut state = 0u32;
+    for _ in 0..MAX_TRANSITIONS {
+        let Some(s) = p.states.get(state as usize) else {
+            return Outcome::Reject(None);
+        };
+        match run(&s.ops, env) {
+            Flow::Reject(e) => return Outcome::Reject(Some(e)),
+            Flow::Exit | Flow::Return => return Outcome::Reject(None),
+            Flow::Continue | Flow::Break | Flow::LoopContinue => {}
+        }
+        let next = match &s.next {
+            Next::Direct(n) => *n,
+            Next::Select { keys, cases } => {
+                let values: Vec<Bits> = keys.iter().map(|k| k.eval(env)).collect();
+                match cases
+                    .iter()
+                    .find(|c| c.keys.iter().zip(&values).all(|(m, v)| m.matches(v)))
+                {
+                    Some(c) => c.next,
+                    None => return Outcome::Reject(Some(p.errors.no_match)),
+                }
+            }
+        };
+        state = match next {
+            ParserState::ACCEPT => return Outcome::Accept,
+            ParserState::REJECT => return Outcome::Reject(None),
+            n => n,
+        };
+    }
+    Outcome::Reject(Some(p.errors.parser_timeout))
+}
+
+#[cfg(test)]
+mod tests;
