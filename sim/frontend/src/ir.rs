@@ -158,9 +158,11 @@ pub enum ExprKind {
     List(Vec<Expr>),
     Call(Callee, Vec<Option<Expr>>),
     /// `t.apply().hit` / `.miss` / `.action_run`
-    TableHit(TableId),
-    TableMiss(TableId),
-    ActionRun(TableId),
+    /// `.hit`, `.miss` and `.action_run` of the table apply in the box
+    /// (a `Call` of [`Callee::TableApply`]), which is evaluated first.
+    TableHit(Box<Expr>),
+    TableMiss(Box<Expr>),
+    ActionRun(Box<Expr>),
     /// Keysets.
     Mask(Box<Expr>, Box<Expr>),
     Range(Box<Expr>, Box<Expr>),

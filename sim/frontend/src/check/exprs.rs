@@ -305,11 +305,11 @@ impl Checker<'_> {
                 }
             },
             Ty::TableResult(t) => match name {
-                "hit" => mk(TypeTable::BOOL, ExprKind::TableHit(ir::TableId(t)), span),
-                "miss" => mk(TypeTable::BOOL, ExprKind::TableMiss(ir::TableId(t)), span),
+                "hit" => mk(TypeTable::BOOL, ExprKind::TableHit(Box::new(b)), span),
+                "miss" => mk(TypeTable::BOOL, ExprKind::TableMiss(Box::new(b)), span),
                 "action_run" => {
                     let ty = self.types().intern(Ty::ActionRun(t));
-                    mk(ty, ExprKind::ActionRun(ir::TableId(t)), span)
+                    mk(ty, ExprKind::ActionRun(Box::new(b)), span)
                 }
                 _ => {
                     self.error(
