@@ -7,6 +7,7 @@ pub mod exec;
 pub mod layout;
 pub mod parser;
 pub mod plan;
+pub mod table;
 pub mod value;
 
 #[cfg(test)]

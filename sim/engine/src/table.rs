@@ -1,0 +1,721 @@
+//! Match-action tables: entries, lookup and the control-plane operations.
+//!
+//! Lookup never scans all entries and never allocates:
+//! - entries are grouped by their *mask vector* (exact fields all ones,
+//!   ternary fields their mask, LPM fields a prefix mask); each group is a
+//!   hash map from the masked key to its entries, best first (tuple-space
+//!   search). A table of only exact fields has one group: one probe;
+//! - a lookup probes each group and keeps the best match: the highest
+//!   priority, where LPM entries rank by prefix length and, between equal
+//!   priorities, the entry added first wins;
+//! - entries with range fields, which cannot be hashed, are kept in a short
+//!   list checked after the groups.
+
+use crate::value::Bits;
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
+use thiserror::Error;
+
+/// How a key field matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatchKind {
+    Exact,
+    Lpm,
+    Ternary,
+    Range,
+    Optional,
+}
+
+impl MatchKind {
+    /// The match kind named `name` in P4 (`exact`, `lpm`, ...).
+    pub fn from_p4(name: &str) -> Option<MatchKind> {
+        Some(match name {
+            "exact" => MatchKind::Exact,
+            "lpm" => MatchKind::Lpm,
+            "ternary" => MatchKind::Ternary,
+            "range" => MatchKind::Range,
+            "optional" => MatchKind::Optional,
+            _ => return None,
+        })
+    }
+}
+
+/// One key field of an entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FieldMatch {
+    Exact(Bits),
+    /// A prefix of `len` bits.
+    Lpm {
+        value: Bits,
+        len: u32,
+    },
+    Ternary {
+        value: Bits,
+        mask: Bits,
+    },
+    Range {
+        lo: Bits,
+        hi: Bits,
+    },
+    /// `optional`: a value, or `None` for "any".
+    Optional(Option<Bits>),
+}
+
+/// A table entry: what it matches and what it does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub key: Vec<FieldMatch>,
+    /// Larger wins (P4Runtime's convention); ignored for exact/LPM-only tables.
+    pub priority: i64,
+    /// Index of the action in the table's action list.
+    pub action: usize,
+    /// Arguments for the action's control-plane parameters.
+    pub args: Vec<Bits>,
+}
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum TableError {
+    #[error("the entry has {got} key fields; the table has {want}")]
+    KeyCount { got: usize, want: usize },
+    #[error("key field {field}: {why}")]
+    BadField { field: usize, why: String },
+    #[error("the table is full ({0} entries)")]
+    Full(usize),
+    #[error("an entry with this key already exists")]
+    Duplicate,
+    #[error("no entry with this key")]
+    NotFound,
+}
+
+/// The key fields of a table: match kind and width of each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeySpec {
+    pub kind: MatchKind,
+    pub width: u32,
+    pub signed: bool,
+}
+
+/// Entries grouped by mask vector.
+#[derive(Clone, Debug, Default)]
+struct Group {
+    masks: Vec<Bits>,
+    /// Hash of the masked key -> entry indexes, best first.
+    buckets: HashMap<u64, Vec<u32>>,
+    /// The best priority in the group, so probing can stop early.
+    best: i64,
+}
+
+/// A table's entries and its lookup structure.
+#[derive(Clone, Debug)]
+pub struct TableState {
+    pub keys: Vec<KeySpec>,
+    pub max_size: usize,
+    entries: Vec<Option<Entry>>,
+    /// Rank and insertion number of each entry: a larger rank wins, then
+    /// the earlier insertion.
+    order: Vec<(i64, u64)>,
+    next_order: u64,
+    groups: Vec<Group>,
+    ranges: Vec<u32>,
+    hasher: std::collections::hash_map::RandomState,
+}
+
+impl TableState {
+    pub fn new(keys: Vec<KeySpec>, max_size: usize) -> TableState {
+        TableState {
+            keys,
+            max_size,
+            entries: Vec::new(),
+            order: Vec::new(),
+            next_order: 0,
+            groups: Vec::new(),
+            ranges: Vec::new(),
+            hasher: Default::default(),
+        }
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.iter().filter(|e| e.is_some()).count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.entries.iter().flatten()
+    }
+
+    fn all_ones(width: u32, signed: bool) -> Bits {
+        Bits::zero(width, signed).not()
+    }
+
+    /// The mask and value a field contributes to hashing; `None` for a range.
+    fn mask_of(&self, i: usize, f: &FieldMatch) -> Result<Option<(Bits, Bits)>, TableError> {
+        let spec = &self.keys[i];
+        let (w, s) = (spec.width, spec.signed);
+        let check = |b: &Bits| {
+            if b.width() != w {
+                Err(TableError::BadField {
+                    field: i,
+                    why: format!("{}-bit value for a {w}-bit field", b.width()),
+                })
+            } else {
+                Ok(())
+            }
+        };
+        Ok(Some(match (spec.kind, f) {
+            (MatchKind::Exact, FieldMatch::Exact(v)) => {
+                check(v)?;
+                (Self::all_ones(w, s), v.clone())
+            }
+            (MatchKind::Lpm, FieldMatch::Lpm { value, len }) => {
+                check(value)?;
+                if *len > w {
+                    return Err(TableError::BadField {
+                        field: i,
+                        why: format!("prefix length {len} > width {w}"),
+                    });
+                }
+                let mask = if *len == 0 {
+                    Bits::zero(w, s)
+                } else {
+                    Self::all_ones(w, s).shl((w - len) as u64)
+                };
+                (mask.clone(), value.and(&mask))
+            }
+            (MatchKind::Ternary, FieldMatch::Ternary { value, mask }) => {
+                check(value)?;
+                check(mask)?;
+                (mask.clone(), value.and(mask))
+            }
+            (MatchKind::Optional, FieldMatch::Optional(v)) => match v {
+                Some(v) => {
+                    check(v)?;
+                    (Self::all_ones(w, s), v.clone())
+                }
+                None => (Bits::zero(w, s), Bits::zero(w, s)),
+            },
+            (MatchKind::Range, FieldMatch::Range { lo, hi }) => {
+                check(lo)?;
+                check(hi)?;
+                return Ok(None);
+            }
+            (kind, _) => {
+                return Err(TableError::BadField {
+                    field: i,
+                    why: format!("not a {kind:?} match"),
+                });
+            }
+        }))
+    }
+
+    /// Effective priority: LPM-only tables rank by prefix length.
+    fn rank(&self, e: &Entry) -> i64 {
+        let ranked_by_priority = self.keys.iter().any(|k| {
+            matches!(
+                k.kind,
+                MatchKind::Ternary | MatchKind::Range | MatchKind::Optional
+            )
+        });
+        if ranked_by_priority {
+            return e.priority;
+        }
+        e.key
+            .iter()
+            .map(|f| match f {
+                FieldMatch::Lpm { len, .. } => *len as i64,
+                _ => 0,
+            })
+            .sum()
+    }
+
+    fn hash_masked<'b>(&self, values: impl Iterator<Item = &'b Bits>) -> u64 {
+        let mut h = self.hasher.build_hasher();
+        for v in values {
+            for w in v.words() {
+                h.write_u64(*w);
+            }
+        }
+        h.finish()
+    }
+
+    /// Adds an entry. Exact-match tables refuse a second entry with the
+    /// same key; other tables refuse an identical key and priority.
+    pub fn insert(&mut self, e: Entry) -> Result<(), TableError> {
+        if e.key.len() != self.keys.len() {
+            return Err(TableError::KeyCount {
+                got: e.key.len(),
+                want: self.keys.len(),
+            });
+        }
+        if self.len() >= self.max_size {
+            return Err(TableError::Full(self.max_size));
+        }
+        if self.find(&e.key, e.priority).is_some() {
+            return Err(TableError::Duplicate);
+        }
+        let mut masks = Vec::with_capacity(e.key.len());
+        let mut masked = Vec::with_capacity(e.key.len());
+        let mut has_range = false;
+        for (i, f) in e.key.iter().enumerate() {
+            match self.mask_of(i, f)? {
+                Some((m, v)) => {
+                    masks.push(m);
+                    masked.push(v);
+                }
+                None => has_range = true,
+            }
+        }
+        let idx = self.entries.len() as u32;
+        let rank = self.rank(&e);
+        self.entries.push(Some(e));
+        self.order.push((rank, self.next_order));
+        self.next_order += 1;
+        if has_range {
+            self.ranges.push(idx);
+            let order = &self.order;
+            self.ranges
+                .sort_by(|&a, &b| precedence(order[a as usize], order[b as usize]));
+            return Ok(());
+        }
+        let hash = self.hash_masked(masked.iter());
+        let g = match self.groups.iter().position(|g| g.masks == masks) {
+            Some(g) => g,
+            None => {
+                self.groups.push(Group {
+                    masks,
+                    buckets: HashMap::new(),
+                    best: i64::MIN,
+                });
+                self.groups.len() - 1
+            }
+        };
+        let order = &self.order;
+        let group = &mut self.groups[g];
+        group.best = group.best.max(rank);
+        let bucket = group.buckets.entry(hash).or_default();
+        bucket.push(idx);
+        bucket.sort_by(|&a, &b| precedence(order[a as usize], order[b as usize]));
+        self.groups.sort_by(|a, b| b.best.cmp(&a.best));
+        Ok(())
+    }
+
+    /// The index of the entry with exactly this key (and priority).
+    fn find(&self, key: &[FieldMatch], priority: i64) -> Option<usize> {
+        let uses_priority = self.keys.iter().any(|k| {
+            matches!(
+                k.kind,
+                MatchKind::Ternary | MatchKind::Range | MatchKind::Optional
+            )
+        });
+        self.entries.iter().position(|e| {
+            e.as_ref()
+                .is_some_and(|e| e.key == key && (!uses_priority || e.priority == priority))
+        })
+    }
+
+    /// Removes the entry with this key (and priority, for tables that use one).
+    pub fn remove(&mut self, key: &[FieldMatch], priority: i64) -> Result<Entry, TableError> {
+        let idx = self.find(key, priority).ok_or(TableError::NotFound)?;
+        let e = self.entries[idx].take().ok_or(TableError::NotFound)?;
+        for g in &mut self.groups {
+            for b in g.buckets.values_mut() {
+                b.retain(|&i| i as usize != idx);
+            }
+        }
+        self.ranges.retain(|&i| i as usize != idx);
+        Ok(e)
+    }
+
+    /// Replaces the action of the entry with this key.
+    pub fn modify(
+        &mut self,
+        key: &[FieldMatch],
+        priority: i64,
+        action: usize,
+        args: Vec<Bits>,
+    ) -> Result<(), TableError> {
+        let idx = self.find(key, priority).ok_or(TableError::NotFound)?;
+        let e = self.entries[idx].as_mut().ok_or(TableError::NotFound)?;
+        e.action = action;
+        e.args = args;
+        Ok(())
+    }
+
+    /// The best entry matching `key`, if any.
+    pub fn lookup(&self, key: &[Bits]) -> Option<&Entry> {
+        let mut best: Option<u32> = None;
+        let better = |cand: u32, best: Option<u32>| {
+            best.is_none_or(|b| {
+                precedence(self.order[cand as usize], self.order[b as usize]) == Ordering::Less
+            })
+        };
+        for g in &self.groups {
+            if let Some(b) = best
+                && self.rank_of(b) > g.best
+            {
+                break;
+            }
+            let hash = self.hash_masked_key(key, &g.masks);
+            let Some(bucket) = g.buckets.get(&hash) else {
+                continue;
+            };
+            for &i in bucket {
+                if self.matches(i, key) {
+                    if better(i, best) {
+                        best = Some(i);
+                    }
+                    break;
+                }
+            }
+        }
+        for &i in &self.ranges {
+            if better(i, best) && self.matches(i, key) {
+                best = Some(i);
+                break;
+            }
+        }
+        best.and_then(|i| self.entries[i as usize].as_ref())
+    }
+
+    fn rank_of(&self, i: u32) -> i64 {
+        self.entries[i as usize]
+            .as_ref()
+            .map_or(i64::MIN, |e| self.rank(e))
+    }
+
+    fn hash_masked_key(&self, key: &[Bits], masks: &[Bits]) -> u64 {
+        let mut h = self.hasher.build_hasher();
+        let mut m = masks.iter();
+        for (k, spec) in key.iter().zip(&self.keys) {
+            if spec.kind == MatchKind::Range {
+                continue;
+            }
+            let Some(mask) = m.next() else { break };
+            for (kw, mw) in k.words().iter().zip(mask.words()) {
+                h.write_u64(kw & mw);
+            }
+        }
+        h.finish()
+    }
+
+    fn matches(&self, i: u32, key: &[Bits]) -> bool {
+        let Some(e) = &self.entries[i as usize] else {
+            return false;
+        };
+        e.key
+            .iter()
+            .zip(key)
+            .enumerate()
+            .all(|(f, (m, k))| match m {
+                FieldMatch::Exact(v) => k == v,
+                FieldMatch::Ternary { value, mask } => k.and(mask) == value.and(mask),
+                FieldMatch::Lpm { value, len } => {
+                    let w = self.keys[f].width;
+                    *len == 0 || k.shr((w - len) as u64) == value.shr((w - len) as u64)
+                }
+                FieldMatch::Range { lo, hi } => {
+                    k.compare(lo) != Ordering::Less && k.compare(hi) != Ordering::Greater
+                }
+                FieldMatch::Optional(v) => v.as_ref().is_none_or(|v| k == v),
+            })
+    }
+}
+
+/// `Less` when `a` beats `b`: larger rank first, then earlier insertion.
+fn precedence(a: (i64, u64), b: (i64, u64)) -> Ordering {
+    b.0.cmp(&a.0).then(a.1.cmp(&b.1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn b(w: u32, v: u64) -> Bits {
+        Bits::from_u64(w, false, v)
+    }
+
+    fn spec(kinds: &[(MatchKind, u32)]) -> Vec<KeySpec> {
+        kinds
+            .iter()
+            .map(|&(kind, width)| KeySpec {
+                kind,
+                width,
+                signed: false,
+            })
+            .collect()
+    }
+
+    fn entry(key: Vec<FieldMatch>, priority: i64, action: usize) -> Entry {
+        Entry {
+            key,
+            priority,
+            action,
+            args: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn exact_insert_lookup_duplicate_remove() {
+        let mut t = TableState::new(spec(&[(MatchKind::Exact, 32), (MatchKind::Exact, 9)]), 16);
+        t.insert(entry(
+            vec![
+                FieldMatch::Exact(b(32, 0x0a000001)),
+                FieldMatch::Exact(b(9, 3)),
+            ],
+            0,
+            1,
+        ))
+        .unwrap();
+        t.insert(entry(
+            vec![
+                FieldMatch::Exact(b(32, 0x0a000002)),
+                FieldMatch::Exact(b(9, 3)),
+            ],
+            0,
+            2,
+        ))
+        .unwrap();
+        assert_eq!(
+            t.lookup(&[b(32, 0x0a000002), b(9, 3)]).map(|e| e.action),
+            Some(2)
+        );
+        assert_eq!(t.lookup(&[b(32, 0x0a000002), b(9, 4)]), None);
+        let dup = entry(
+            vec![
+                FieldMatch::Exact(b(32, 0x0a000001)),
+                FieldMatch::Exact(b(9, 3)),
+            ],
+            0,
+            5,
+        );
+        assert_eq!(t.insert(dup.clone()), Err(TableError::Duplicate));
+        t.remove(&dup.key, 0).unwrap();
+        assert_eq!(t.lookup(&[b(32, 0x0a000001), b(9, 3)]), None);
+        assert_eq!(t.remove(&dup.key, 0), Err(TableError::NotFound));
+        assert!(matches!(
+            t.insert(entry(
+                vec![FieldMatch::Exact(b(16, 1)), FieldMatch::Exact(b(9, 3))],
+                0,
+                1
+            )),
+            Err(TableError::BadField { .. })
+        ));
+    }
+
+    #[test]
+    fn lpm_longest_prefix_wins_whatever_the_order() {
+        let mut t = TableState::new(spec(&[(MatchKind::Lpm, 32)]), 16);
+        for (v, len, a) in [
+            (0x0a000000u64, 8u32, 1usize),
+            (0, 0, 0),
+            (0x0a010000, 16, 2),
+            (0x0a010100, 24, 3),
+        ] {
+            t.insert(entry(
+                vec![FieldMatch::Lpm {
+                    value: b(32, v),
+                    len,
+                }],
+                0,
+                a,
+            ))
+            .unwrap();
+        }
+        let act = |k: u64| t.lookup(&[b(32, k)]).map(|e| e.action);
+        assert_eq!(act(0x0a010105), Some(3));
+        assert_eq!(act(0x0a0102ff), Some(2));
+        assert_eq!(act(0x0aff0000), Some(1));
+        assert_eq!(act(0x0b000000), Some(0));
+    }
+
+    #[test]
+    fn ternary_priority_and_ties() {
+        let mut t = TableState::new(spec(&[(MatchKind::Ternary, 16)]), 16);
+        let tern = |v, m| {
+            vec![FieldMatch::Ternary {
+                value: b(16, v),
+                mask: b(16, m),
+            }]
+        };
+        t.insert(entry(tern(0x0800, 0xFFFF), 10, 1)).unwrap();
+        t.insert(entry(tern(0x0000, 0x0000), 1, 2)).unwrap();
+        t.insert(entry(tern(0x0800, 0xFF00), 10, 3)).unwrap();
+        t.insert(entry(tern(0x0800, 0xF000), 20, 4)).unwrap();
+        assert_eq!(
+            t.lookup(&[b(16, 0x0800)]).map(|e| e.action),
+            Some(4),
+            "highest priority"
+        );
+        assert_eq!(t.lookup(&[b(16, 0x1234)]).map(|e| e.action), Some(2));
+        t.remove(&tern(0x0800, 0xF000), 20).unwrap();
+        assert_eq!(
+            t.lookup(&[b(16, 0x0800)]).map(|e| e.action),
+            Some(1),
+            "equal priority: first added"
+        );
+    }
+
+    #[test]
+    fn range_and_optional() {
+        let mut t = TableState::new(
+            spec(&[(MatchKind::Range, 16), (MatchKind::Optional, 8)]),
+            16,
+        );
+        t.insert(entry(
+            vec![
+                FieldMatch::Range {
+                    lo: b(16, 1000),
+                    hi: b(16, 2000),
+                },
+                FieldMatch::Optional(None),
+            ],
+            1,
+            1,
+        ))
+        .unwrap();
+        t.insert(entry(
+            vec![
+                FieldMatch::Range {
+                    lo: b(16, 1500),
+                    hi: b(16, 1600),
+                },
+                FieldMatch::Optional(Some(b(8, 6))),
+            ],
+            2,
+            2,
+        ))
+        .unwrap();
+        assert_eq!(t.lookup(&[b(16, 1550), b(8, 6)]).map(|e| e.action), Some(2));
+        assert_eq!(
+            t.lookup(&[b(16, 1550), b(8, 17)]).map(|e| e.action),
+            Some(1)
+        );
+        assert_eq!(t.lookup(&[b(16, 2001), b(8, 6)]), None);
+    }
+
+    #[test]
+    fn full_tables_refuse_entries() {
+        let mut t = TableState::new(spec(&[(MatchKind::Exact, 8)]), 1);
+        t.insert(entry(vec![FieldMatch::Exact(b(8, 1))], 0, 0))
+            .unwrap();
+        assert_eq!(
+            t.insert(entry(vec![FieldMatch::Exact(b(8, 2))], 0, 0)),
+            Err(TableError::Full(1))
+        );
+    }
+
+    /// The reference: scan every entry, keep the best by (rank, insertion).
+    fn naive(t: &TableState, entries: &[Entry], key: &[Bits]) -> Option<usize> {
+        let mut best: Option<(i64, usize)> = None;
+        for (i, e) in entries.iter().enumerate() {
+            let hit = e
+                .key
+                .iter()
+                .zip(key)
+                .enumerate()
+                .all(|(f, (m, k))| match m {
+                    FieldMatch::Exact(v) => k == v,
+                    FieldMatch::Ternary { value, mask } => k.and(mask) == value.and(mask),
+                    FieldMatch::Lpm { value, len } => (0..*len).all(|bit| {
+                        k.bit(t.keys[f].width - 1 - bit) == value.bit(t.keys[f].width - 1 - bit)
+                    }),
+                    FieldMatch::Range { lo, hi } => {
+                        k.compare(lo) != Ordering::Less && k.compare(hi) != Ordering::Greater
+                    }
+                    FieldMatch::Optional(v) => v.as_ref().is_none_or(|v| k == v),
+                });
+            let rank = t.rank(e);
+            if hit && best.is_none_or(|(r, _)| rank > r) {
+                best = Some((rank, i));
+            }
+        }
+        best.map(|(_, i)| i)
+    }
+
+    fn field(kind: MatchKind, width: u32) -> BoxedStrategy<FieldMatch> {
+        let max = (1u64 << width) - 1;
+        match kind {
+            MatchKind::Exact => (0..=max)
+                .prop_map(move |v| FieldMatch::Exact(b(width, v)))
+                .boxed(),
+            MatchKind::Lpm => (0..=max, 0..=width)
+                .prop_map(move |(v, len)| FieldMatch::Lpm {
+                    value: b(width, v),
+                    len,
+                })
+                .boxed(),
+            MatchKind::Ternary => (0..=max, 0..=max)
+                .prop_map(move |(v, m)| FieldMatch::Ternary {
+                    value: b(width, v),
+                    mask: b(width, m),
+                })
+                .boxed(),
+            MatchKind::Range => (0..=max, 0..=max)
+                .prop_map(move |(x, y)| FieldMatch::Range {
+                    lo: b(width, x.min(y)),
+                    hi: b(width, x.max(y)),
+                })
+                .boxed(),
+            MatchKind::Optional => proptest::option::of(0..=max)
+                .prop_map(move |v| FieldMatch::Optional(v.map(|v| b(width, v))))
+                .boxed(),
+        }
+    }
+
+    fn kinds() -> impl Strategy<Value = Vec<MatchKind>> {
+        let kind = prop_oneof![
+            Just(MatchKind::Exact),
+            Just(MatchKind::Lpm),
+            Just(MatchKind::Ternary),
+            Just(MatchKind::Range),
+            Just(MatchKind::Optional)
+        ];
+        proptest::collection::vec(kind, 1..=3)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Lookups agree with a linear scan, for random tables of mixed
+        /// match kinds, random entries (inserted and removed) and keys.
+        #[test]
+        fn lookup_matches_the_naive_reference(
+            (kinds, entries, keys, removals) in kinds().prop_flat_map(|kinds| {
+                let widths = [6u32, 4, 5];
+                let fields: Vec<_> = kinds.iter().zip(widths).map(|(k, w)| field(*k, w)).collect();
+                let entry = (fields, -3i64..3, 0usize..4);
+                let key: Vec<_> = widths.into_iter().take(kinds.len()).map(|w| (0..(1u64 << w)).prop_map(move |v| b(w, v)).boxed()).collect();
+                (
+                    Just(kinds),
+                    proptest::collection::vec(entry, 0..40),
+                    proptest::collection::vec(key, 1..30),
+                    proptest::collection::vec(any::<prop::sample::Index>(), 0..5),
+                )
+            })
+        ) {
+            let widths = [6u32, 4, 5];
+            let mut t = TableState::new(kinds.iter().zip(widths).map(|(k, w)| KeySpec { kind: *k, width: w, signed: false }).collect(), 1000);
+            let mut live: Vec<Entry> = Vec::new();
+            for (key, priority, action) in entries {
+                let e = Entry { key, priority, action, args: Vec::new() };
+                if t.insert(e.clone()).is_ok() {
+                    live.push(e);
+                }
+            }
+            for r in removals {
+                if live.is_empty() { break; }
+                let e = live.remove(r.index(live.len()));
+                t.remove(&e.key, e.priority).unwrap();
+            }
+            for key in &keys {
+                let want = naive(&t, &live, key).map(|i| &live[i]);
+                prop_assert_eq!(t.lookup(key), want, "key {:?}", key);
+            }
+        }
+    }
+}
