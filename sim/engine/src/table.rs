@@ -299,7 +299,7 @@ impl TableState {
         let bucket = group.buckets.entry(hash).or_default();
         bucket.push(idx);
         bucket.sort_by(|&a, &b| precedence(order[a as usize], order[b as usize]));
-        self.groups.sort_by(|a, b| b.best.cmp(&a.best));
+        self.groups.sort_by_key(|g| std::cmp::Reverse(g.best));
         Ok(())
     }
 
