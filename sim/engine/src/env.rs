@@ -1,7 +1,20 @@
 //! What running code sees: the packet state arena and the packet.
 
+/// What the last `apply` of a table did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ApplyResult {
+    pub hit: bool,
+    /// Index of the action that ran in the table's action list.
+    pub action: u32,
+}
+
 /// The execution environment of one packet in one block.
 pub struct Env<'a> {
+    /// Table contents, by table slot (see [`crate::eval::Compiler::tables`]).
+    pub tables: &'a [crate::table::TableState],
+    /// The result of each table's last apply, by table slot (a buffer the
+    /// pipeline owns and reuses).
+    pub results: &'a mut [ApplyResult],
     /// The packet state: every variable of every block instance.
     pub arena: &'a mut [u8],
     /// The packet as received (parsers read it).
@@ -18,6 +31,8 @@ impl<'a> Env<'a> {
     /// An environment with no packet, for controls.
     pub fn new(arena: &'a mut [u8]) -> Env<'a> {
         Env {
+            tables: &[],
+            results: &mut [],
             arena,
             input: &[],
             cursor: 0,
@@ -29,6 +44,8 @@ impl<'a> Env<'a> {
     /// An environment for parsing `input` from its start.
     pub fn parsing(arena: &'a mut [u8], input: &'a [u8]) -> Env<'a> {
         Env {
+            tables: &[],
+            results: &mut [],
             arena,
             input,
             cursor: 0,
@@ -41,12 +58,26 @@ impl<'a> Env<'a> {
     pub fn deparsing(arena: &'a mut [u8], output: &'a mut Vec<u8>) -> Env<'a> {
         output.clear();
         Env {
+            tables: &[],
+            results: &mut [],
             arena,
             input: &[],
             cursor: 0,
             output: Some(output),
             out_bits: 0,
         }
+    }
+
+    /// Gives the environment the table contents it runs against and the
+    /// registers for their results (one per table).
+    pub fn with_tables(
+        mut self,
+        tables: &'a [crate::table::TableState],
+        results: &'a mut [ApplyResult],
+    ) -> Env<'a> {
+        self.tables = tables;
+        self.results = results;
+        self
     }
 
     /// Bits of `input` not yet consumed.

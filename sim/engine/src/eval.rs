@@ -189,6 +189,11 @@ pub enum Node {
     },
     /// `packet.length()` in bytes.
     PacketLength,
+    /// `.hit`, `.miss` and `.action_run` (the action's index in the table's
+    /// list, as `bit<32>`) of the last apply of the table in `slot`.
+    TableHit(u32),
+    TableMiss(u32),
+    ActionRun(u32),
 }
 
 impl Node {
@@ -247,6 +252,19 @@ impl Node {
                 }
             }
             Node::PacketLength => Bits::from_u64(32, false, env.input.len() as u64),
+            Node::TableHit(slot) => {
+                Bits::from_bool(env.results.get(*slot as usize).is_some_and(|r| r.hit))
+            }
+            Node::TableMiss(slot) => {
+                Bits::from_bool(!env.results.get(*slot as usize).is_some_and(|r| r.hit))
+            }
+            Node::ActionRun(slot) => Bits::from_u64(
+                32,
+                false,
+                env.results
+                    .get(*slot as usize)
+                    .map_or(u32::MAX, |r| r.action) as u64,
+            ),
         }
     }
 }
@@ -316,7 +334,11 @@ pub fn lookahead_bits(n: &Node) -> u32 {
             Place::Indexed { index, .. } => lookahead_bits(index),
             _ => 0,
         },
-        Node::Const(_) | Node::PacketLength => 0,
+        Node::Const(_)
+        | Node::PacketLength
+        | Node::TableHit(_)
+        | Node::TableMiss(_)
+        | Node::ActionRun(_) => 0,
     }
 }
 
@@ -370,6 +392,8 @@ pub struct Compiler<'a> {
     pub layouts: Layouts<'a>,
     /// Arena byte offset of each variable of the frame.
     pub vars: HashMap<ir::VarId, u32>,
+    /// The runtime slot of each table this frame applies.
+    pub tables: HashMap<ir::TableId, u32>,
 }
 
 impl<'a> Compiler<'a> {
@@ -378,6 +402,7 @@ impl<'a> Compiler<'a> {
             program,
             layouts: Layouts::new(&program.types),
             vars,
+            tables: HashMap::new(),
         }
     }
 
@@ -576,7 +601,24 @@ impl<'a> Compiler<'a> {
                     )),
                 }
             }
+            ExprKind::TableHit(call) => Ok(Node::TableHit(self.table_slot(call)?)),
+            ExprKind::TableMiss(call) => Ok(Node::TableMiss(self.table_slot(call)?)),
+            ExprKind::ActionRun(call) => Ok(Node::ActionRun(self.table_slot(call)?)),
             _ => Err(CompileError::Unsupported("this expression")),
+        }
+    }
+
+    /// The slot of the table a `t.apply()` call applies.
+    pub fn table_slot(&self, call: &ir::Expr) -> Result<u32, CompileError> {
+        match &call.kind {
+            ExprKind::Call(ir::Callee::TableApply(t), _) => self
+                .tables
+                .get(t)
+                .copied()
+                .ok_or(CompileError::Unsupported("a table without a runtime slot")),
+            _ => Err(CompileError::Unsupported(
+                "a table result of something other than apply",
+            )),
         }
     }
 

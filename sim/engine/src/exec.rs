@@ -164,6 +164,23 @@ pub enum Op {
         header: Place,
         shape: HeaderShape,
     },
+    /// `t.apply()`: look the key up in the table in `slot`, run the entry's
+    /// action (or the default action on a miss), record the result.
+    ApplyTable {
+        slot: u32,
+        keys: Vec<Node>,
+        actions: Vec<ActionImpl>,
+    },
+}
+
+/// An action as a table runs it: where its control-plane arguments go, the
+/// data-plane arguments the table's action list binds, the body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionImpl {
+    pub params: Vec<Place>,
+    pub copy_in: Vec<Op>,
+    pub body: Vec<Op>,
+    pub copy_out: Vec<Op>,
 }
 
 /// Compiles a statement list of one frame.
@@ -202,7 +219,10 @@ fn compile_stmt(c: &mut Compiler<'_>, s: &ir::Stmt, out: &mut Vec<Op>) -> Result
         StmtKind::Return(Some(_)) => return Err(CompileError::Unsupported("functions")),
         StmtKind::Break => out.push(Op::Break),
         StmtKind::Continue => out.push(Op::LoopContinue),
-        StmtKind::Switch(subject, cases) => out.push(switch(c, subject, cases)?),
+        StmtKind::Switch(subject, cases) => {
+            let op = switch(c, subject, cases, out)?;
+            out.push(op);
+        }
         StmtKind::For {
             init,
             cond,
@@ -229,6 +249,7 @@ pub fn guarded(
     e: &ir::Expr,
     out: &mut Vec<Op>,
 ) -> Result<Node, CompileError> {
+    hoist_applies(c, e, out)?;
     let node = c.node(e)?;
     let bits = lookahead_bits(&node);
     if bits > 0 {
@@ -362,7 +383,10 @@ fn call(c: &mut Compiler<'_>, e: &ir::Expr, out: &mut Vec<Op>) -> Result<(), Com
             out.push(action_call(c, *a, args)?);
             Ok(())
         }
-        Callee::TableApply(_) => Err(CompileError::Unsupported("tables")),
+        Callee::TableApply(t) => {
+            out.push(apply_table(c, *t)?);
+            Ok(())
+        }
         Callee::ExternMethod { receiver, name, .. }
             if is_packet_in(&c.program.types, receiver.ty) =>
         {
@@ -629,12 +653,110 @@ fn action_call(
     })
 }
 
+/// Emits the table applies an expression reads results of
+/// (`t.apply().hit`), so that the expression can read them after.
+fn hoist_applies(
+    c: &mut Compiler<'_>,
+    e: &ir::Expr,
+    out: &mut Vec<Op>,
+) -> Result<(), CompileError> {
+    match &e.kind {
+        ExprKind::TableHit(call) | ExprKind::TableMiss(call) | ExprKind::ActionRun(call) => {
+            if let ExprKind::Call(Callee::TableApply(t), _) = &call.kind {
+                out.push(apply_table(c, *t)?);
+            }
+            Ok(())
+        }
+        ExprKind::Unary(_, a)
+        | ExprKind::Cast(a)
+        | ExprKind::Slice(a, ..)
+        | ExprKind::Field(a, _) => hoist_applies(c, a, out),
+        ExprKind::Binary(_, a, b) => {
+            hoist_applies(c, a, out)?;
+            hoist_applies(c, b, out)
+        }
+        ExprKind::Ternary(x, a, b) => {
+            hoist_applies(c, x, out)?;
+            hoist_applies(c, a, out)?;
+            hoist_applies(c, b, out)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Compiles `t.apply()` for the table's runtime slot.
+fn apply_table(c: &mut Compiler<'_>, t: ir::TableId) -> Result<Op, CompileError> {
+    let slot = *c
+        .tables
+        .get(&t)
+        .ok_or(CompileError::Unsupported("a table without a runtime slot"))?;
+    let table = &c.program.tables[t.0 as usize];
+    let keys = table
+        .keys
+        .iter()
+        .map(|k| c.node(&k.expr))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut actions = Vec::with_capacity(table.actions.len());
+    for call in &table.actions {
+        let action = &c.program.actions[call.action.0 as usize];
+        let mut params = Vec::new();
+        let mut copy_in = Vec::new();
+        let mut copy_out = Vec::new();
+        for (p, bound) in action.params.iter().zip(&call.args) {
+            let param = ir::Expr {
+                ty: p.ty,
+                kind: ExprKind::Var(p.var),
+                span: action.span,
+            };
+            match bound {
+                // Bound in the action list: a data-plane argument.
+                Some(arg) => {
+                    if p.direction != Direction::Out {
+                        assign(c, &param, arg, &mut copy_in)?;
+                    }
+                    if matches!(p.direction, Direction::Out | Direction::InOut) {
+                        assign(c, arg, &param, &mut copy_out)?;
+                    }
+                }
+                // Left to the control plane: written from the entry.
+                None => params.push(c.place(&param)?),
+            }
+        }
+        let body = compile_stmts(c, &action.body)?;
+        actions.push(ActionImpl {
+            params,
+            copy_in,
+            body,
+            copy_out,
+        });
+    }
+    Ok(Op::ApplyTable {
+        slot,
+        keys,
+        actions,
+    })
+}
+
 fn switch(
     c: &mut Compiler<'_>,
     subject: &ir::Expr,
     cases: &[ir::SwitchCase],
+    out: &mut Vec<Op>,
 ) -> Result<Op, CompileError> {
-    let node = c.node(subject)?;
+    let node = guarded(c, subject, out)?;
+    // For `switch (t.apply().action_run)`, labels are actions of t: their
+    // index in t's action list.
+    let table_actions: Vec<ir::ActionId> = match &subject.kind {
+        ExprKind::ActionRun(call) => match &call.kind {
+            ExprKind::Call(Callee::TableApply(t), _) => c.program.tables[t.0 as usize]
+                .actions
+                .iter()
+                .map(|a| a.action)
+                .collect(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
     let mut out_cases = Vec::new();
     let mut default = None;
     let mut bodies = Vec::new();
@@ -649,8 +771,13 @@ fn switch(
                     crate::eval::constant(&c.program.types, subject.ty, v)
                         .ok_or(CompileError::Unsupported("this switch label"))?,
                 ),
-                SwitchLabel::Action(_) => {
-                    return Err(CompileError::Unsupported("switch on action_run"));
+                SwitchLabel::Action(a) => {
+                    let i = table_actions.iter().position(|x| x == a).ok_or(
+                        CompileError::Unsupported(
+                            "a switch label that is not an action of the table",
+                        ),
+                    )?;
+                    labels.push(Bits::from_u64(32, false, i as u64));
                 }
             }
         }
@@ -803,7 +930,59 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
             }
         }
         Op::Emit { header, shape } => emit_header(env, header, shape),
+        Op::ApplyTable {
+            slot,
+            keys,
+            actions,
+        } => return apply(env, *slot, keys, actions),
     }
+    Flow::Continue
+}
+
+/// Most keys a table lookup evaluates without allocating.
+const INLINE_KEYS: usize = 8;
+
+/// Runs `t.apply()`: the entry's action with its arguments, or the default.
+fn apply(env: &mut Env<'_>, slot: u32, keys: &[Node], actions: &[ActionImpl]) -> Flow {
+    let tables = env.tables;
+    let Some(table) = tables.get(slot as usize) else {
+        return Flow::Continue;
+    };
+    let mut inline: [Bits; INLINE_KEYS] = std::array::from_fn(|_| Bits::zero(0, false));
+    let spilled: Vec<Bits>;
+    let key: &[Bits] = if keys.len() <= INLINE_KEYS {
+        for (dst, k) in inline.iter_mut().zip(keys) {
+            *dst = k.eval(env);
+        }
+        &inline[..keys.len()]
+    } else {
+        spilled = keys.iter().map(|k| k.eval(env)).collect();
+        &spilled
+    };
+    let (hit, chosen) = match table.lookup(key) {
+        Some(e) => (true, Some((e.action, &e.args))),
+        None => (false, table.default.as_ref().map(|(a, args)| (*a, args))),
+    };
+    let action = chosen.map_or(u32::MAX, |(a, _)| a as u32);
+    if let Some(r) = env.results.get_mut(slot as usize) {
+        *r = crate::env::ApplyResult { hit, action };
+    }
+    let Some((a, args)) = chosen else {
+        return Flow::Continue;
+    };
+    let Some(imp) = actions.get(a) else {
+        return Flow::Continue;
+    };
+    for (place, arg) in imp.params.iter().zip(args) {
+        if let Some(bit) = place.resolve(env) {
+            arg.write_bits(env.arena, bit as usize);
+        }
+    }
+    run(&imp.copy_in, env);
+    if run(&imp.body, env) == Flow::Exit {
+        return Flow::Exit;
+    }
+    run(&imp.copy_out, env);
     Flow::Continue
 }
 

@@ -111,6 +111,9 @@ struct Group {
 pub struct TableState {
     pub keys: Vec<KeySpec>,
     pub max_size: usize,
+    /// The action (index in the table's list) and control-plane arguments
+    /// run on a miss; `None` runs nothing.
+    pub default: Option<(usize, Vec<Bits>)>,
     entries: Vec<Option<Entry>>,
     /// Rank and insertion number of each entry: a larger rank wins, then
     /// the earlier insertion.
@@ -126,6 +129,7 @@ impl TableState {
         TableState {
             keys,
             max_size,
+            default: None,
             entries: Vec::new(),
             order: Vec::new(),
             next_order: 0,
@@ -133,6 +137,61 @@ impl TableState {
             ranges: Vec::new(),
             hasher: Default::default(),
         }
+    }
+
+    /// An empty table shaped as the IR declares it: its key fields, size
+    /// (1024 when not given), and its default action: `default_action`, or
+    /// `NoAction` when the table lists it and gives none.
+    pub fn from_ir(
+        p: &janus_p4::ir::Program,
+        t: &janus_p4::ir::Table,
+    ) -> Result<TableState, crate::eval::CompileError> {
+        use crate::eval::{CompileError, constant, scalar_shape};
+        let mut keys = Vec::with_capacity(t.keys.len());
+        for k in &t.keys {
+            if k.match_kind == "selector" {
+                continue;
+            }
+            let kind = MatchKind::from_p4(&k.match_kind)
+                .ok_or(CompileError::Unsupported("this match kind"))?;
+            let (width, signed) = scalar_shape(&p.types, k.expr.ty)
+                .ok_or(CompileError::Unsupported("a composite table key"))?;
+            keys.push(KeySpec {
+                kind,
+                width,
+                signed,
+            });
+        }
+        let mut table = TableState::new(keys, t.size.unwrap_or(1024) as usize);
+        let listed = |a: janus_p4::ir::ActionId| t.actions.iter().position(|x| x.action == a);
+        table.default = match &t.default_action {
+            Some(call) => {
+                let index = listed(call.action).ok_or(CompileError::Unsupported(
+                    "a default action missing from the list",
+                ))?;
+                let params = &p.actions[call.action.0 as usize].params;
+                let mut args = Vec::new();
+                for (param, arg) in params.iter().zip(&call.args) {
+                    if param.direction != janus_p4::ir::Direction::None {
+                        continue;
+                    }
+                    let value = match arg.as_ref().map(|a| &a.kind) {
+                        Some(janus_p4::ir::ExprKind::Const(v)) => constant(&p.types, param.ty, v),
+                        _ => None,
+                    };
+                    args.push(value.ok_or(CompileError::Unsupported(
+                        "a default action argument that is not a constant",
+                    ))?);
+                }
+                Some((index, args))
+            }
+            None => t
+                .actions
+                .iter()
+                .position(|x| p.actions[x.action.0 as usize].name == "NoAction")
+                .map(|i| (i, Vec::new())),
+        };
+        Ok(table)
     }
 
     /// Number of entries.

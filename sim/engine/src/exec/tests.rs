@@ -3,6 +3,7 @@
 use super::*;
 use crate::plan::StoragePlan;
 use crate::test_support::{is_valid, path_expr, program};
+use crate::value::Bits;
 use std::collections::HashMap;
 
 const PROGRAM: &str = r#"
@@ -139,4 +140,136 @@ fn switch_takes_fallthrough_labels_and_default() {
         run(&[switch], &mut Env::new(&mut r.arena));
         assert_eq!(read(&r, &["out2"]), want, "sel = {sel}");
     }
+}
+
+const ROUTER: &str = r#"
+    #include <core.p4>
+    struct m_t { bit<32> dst; bit<9> port; bit<8> ttl; bit<8> hits; bit<8> via; }
+    control R(inout m_t m) {
+        action set_port(bit<9> p) { m.port = p; }
+        action drop() { m.port = 511; }
+        action count(inout bit<8> c) { c = c + 1; }
+        table route { key = { m.dst: lpm; } actions = { set_port; drop; } default_action = drop(); }
+        table stats { key = { m.port: exact; } actions = { count(m.hits); NoAction; } }
+        apply {
+            if (route.apply().hit) { m.ttl = m.ttl - 1; }
+            switch (stats.apply().action_run) {
+                count: { m.via = 1; }
+                NoAction: { m.via = 2; }
+            }
+        }
+    }
+"#;
+
+#[test]
+fn tables_run_entries_defaults_hit_and_action_run() {
+    use crate::table::{Entry, FieldMatch, TableState};
+    let program = program(ROUTER);
+    let plan = StoragePlan::new(&program).expect("plan");
+    let frame = plan.instance_frame("R").expect("frame");
+    let vars: HashMap<_, _> = frame
+        .vars
+        .iter()
+        .map(|(v, off)| (*v, frame.base + off))
+        .collect();
+    let mut c = Compiler::new(&program, vars.clone());
+    c.tables = program
+        .tables
+        .iter()
+        .enumerate()
+        .map(|(i, _)| (ir::TableId(i as u32), i as u32))
+        .collect();
+    let block = program
+        .blocks
+        .iter()
+        .find(|b| b.name == "R")
+        .expect("R")
+        .clone();
+    let ops = compile_stmts(&mut c, &block.apply).expect("compiles");
+    let mut tables: Vec<TableState> = program
+        .tables
+        .iter()
+        .map(|t| TableState::from_ir(&program, t).expect("table"))
+        .collect();
+    // route: 10.0.0.0/8 -> set_port(3); stats: port 3 -> count.
+    tables[0]
+        .insert(Entry {
+            key: vec![FieldMatch::Lpm {
+                value: Bits::from_u64(32, false, 0x0a00_0000),
+                len: 8,
+            }],
+            priority: 0,
+            action: 0,
+            args: vec![Bits::from_u64(9, false, 3)],
+        })
+        .unwrap();
+    tables[1]
+        .insert(Entry {
+            key: vec![FieldMatch::Exact(Bits::from_u64(9, false, 3))],
+            priority: 0,
+            action: 0,
+            args: vec![],
+        })
+        .unwrap();
+    let r = Run {
+        program,
+        vars,
+        ops,
+        arena: vec![0; plan.arena_bytes as usize],
+    };
+    let run_with = |dst: u64| {
+        let mut arena = r.arena.clone();
+        let dst_place = Compiler::new(&r.program, r.vars.clone())
+            .place(&path_expr(&r.program, "m", &["dst"]))
+            .unwrap();
+        let ttl_place = Compiler::new(&r.program, r.vars.clone())
+            .place(&path_expr(&r.program, "m", &["ttl"]))
+            .unwrap();
+        let (d, t) = {
+            let env = Env::new(&mut arena);
+            (
+                dst_place.resolve(&env).unwrap(),
+                ttl_place.resolve(&env).unwrap(),
+            )
+        };
+        Bits::from_u64(32, false, dst).write_bits(&mut arena, d as usize);
+        Bits::from_u64(8, false, 64).write_bits(&mut arena, t as usize);
+        let mut results = [crate::env::ApplyResult::default(); 2];
+        let flow = run(
+            &r.ops,
+            &mut Env::new(&mut arena).with_tables(&tables, &mut results),
+        );
+        assert_eq!(flow, Flow::Continue);
+        let read = |f: &str| {
+            let e = path_expr(&r.program, "m", &[f]);
+            let mut a = arena.clone();
+            Compiler::new(&r.program, r.vars.clone())
+                .node(&e)
+                .unwrap()
+                .eval(&Env::new(&mut a))
+                .as_u64_truncated()
+        };
+        (
+            read("port"),
+            read("ttl"),
+            read("hits"),
+            read("via"),
+            results,
+        )
+    };
+    let (port, ttl, hits, via, results) = run_with(0x0a01_0203);
+    assert_eq!(
+        (port, ttl, hits, via),
+        (3, 63, 1, 1),
+        "hit: set_port(3), ttl decremented, counted"
+    );
+    assert!(results[0].hit && results[1].hit);
+    let (port, ttl, hits, via, results) = run_with(0x0b00_0001);
+    assert_eq!(
+        (port, ttl, hits, via),
+        (511, 64, 0, 2),
+        "miss: default drop(); stats default NoAction"
+    );
+    assert!(!results[0].hit && !results[1].hit);
+    assert_eq!(results[0].action, 1, "the default action ran");
 }
