@@ -93,6 +93,9 @@ typedef error ParserError_t;
 
 /* The port of the NIC's control CPU. */
 const PortId_t PNA_PORT_CPU = (PortId_t) 0xfffffffd;
+/* The mirror session that sends copies to the CPU port (as PSA's
+ * PSA_CLONE_SESSION_TO_CPU). */
+const MirrorSessionId_t PNA_MIRROR_SESSION_TO_CPU = (MirrorSessionId_t) 16w0;
 
 /* Header-sized variants: fixed widths, multiples of 8 bits. */
 typedef bit<32> PortIdInHeaderUint_t;
@@ -132,6 +135,85 @@ type FlowIdInHeaderUint_t              FlowIdInHeader_t;
 type ExpireTimeProfileIdInHeaderUint_t ExpireTimeProfileIdInHeader_t;
 @p4runtime_translation("p4.org/pna/v1/PassNumberInHeader_t", 8)
 type PassNumberInHeaderUint_t          PassNumberInHeader_t;
+
+/*
+ * Conversions between the PNA types used in metadata and their
+ * fixed-width forms used in headers sent to and from the controller:
+ * pna_<T>_int_to_header and pna_<T>_header_to_int. Each goes
+ * through the plain-bit typedefs, so the widths may differ.
+ */
+PortIdInHeader_t pna_PortId_int_to_header(in PortId_t x) {
+    return (PortIdInHeader_t) (PortIdInHeaderUint_t) (PortIdUint_t) x;
+}
+PortId_t pna_PortId_header_to_int(in PortIdInHeader_t x) {
+    return (PortId_t) (PortIdUint_t) (PortIdInHeaderUint_t) x;
+}
+InterfaceIdInHeader_t pna_InterfaceId_int_to_header(in InterfaceId_t x) {
+    return (InterfaceIdInHeader_t) (InterfaceIdInHeaderUint_t) (InterfaceIdUint_t) x;
+}
+InterfaceId_t pna_InterfaceId_header_to_int(in InterfaceIdInHeader_t x) {
+    return (InterfaceId_t) (InterfaceIdUint_t) (InterfaceIdInHeaderUint_t) x;
+}
+MulticastGroupInHeader_t pna_MulticastGroup_int_to_header(in MulticastGroup_t x) {
+    return (MulticastGroupInHeader_t) (MulticastGroupInHeaderUint_t) (MulticastGroupUint_t) x;
+}
+MulticastGroup_t pna_MulticastGroup_header_to_int(in MulticastGroupInHeader_t x) {
+    return (MulticastGroup_t) (MulticastGroupUint_t) (MulticastGroupInHeaderUint_t) x;
+}
+MirrorSessionIdInHeader_t pna_MirrorSessionId_int_to_header(in MirrorSessionId_t x) {
+    return (MirrorSessionIdInHeader_t) (MirrorSessionIdInHeaderUint_t) (MirrorSessionIdUint_t) x;
+}
+MirrorSessionId_t pna_MirrorSessionId_header_to_int(in MirrorSessionIdInHeader_t x) {
+    return (MirrorSessionId_t) (MirrorSessionIdUint_t) (MirrorSessionIdInHeaderUint_t) x;
+}
+MirrorSlotIdInHeader_t pna_MirrorSlotId_int_to_header(in MirrorSlotId_t x) {
+    return (MirrorSlotIdInHeader_t) (MirrorSlotIdInHeaderUint_t) (MirrorSlotIdUint_t) x;
+}
+MirrorSlotId_t pna_MirrorSlotId_header_to_int(in MirrorSlotIdInHeader_t x) {
+    return (MirrorSlotId_t) (MirrorSlotIdUint_t) (MirrorSlotIdInHeaderUint_t) x;
+}
+ClassOfServiceInHeader_t pna_ClassOfService_int_to_header(in ClassOfService_t x) {
+    return (ClassOfServiceInHeader_t) (ClassOfServiceInHeaderUint_t) (ClassOfServiceUint_t) x;
+}
+ClassOfService_t pna_ClassOfService_header_to_int(in ClassOfServiceInHeader_t x) {
+    return (ClassOfService_t) (ClassOfServiceUint_t) (ClassOfServiceInHeaderUint_t) x;
+}
+PacketLengthInHeader_t pna_PacketLength_int_to_header(in PacketLength_t x) {
+    return (PacketLengthInHeader_t) (PacketLengthInHeaderUint_t) (PacketLengthUint_t) x;
+}
+PacketLength_t pna_PacketLength_header_to_int(in PacketLengthInHeader_t x) {
+    return (PacketLength_t) (PacketLengthUint_t) (PacketLengthInHeaderUint_t) x;
+}
+MulticastInstanceInHeader_t pna_MulticastInstance_int_to_header(in MulticastInstance_t x) {
+    return (MulticastInstanceInHeader_t) (MulticastInstanceInHeaderUint_t) (MulticastInstanceUint_t) x;
+}
+MulticastInstance_t pna_MulticastInstance_header_to_int(in MulticastInstanceInHeader_t x) {
+    return (MulticastInstance_t) (MulticastInstanceUint_t) (MulticastInstanceInHeaderUint_t) x;
+}
+TimestampInHeader_t pna_Timestamp_int_to_header(in Timestamp_t x) {
+    return (TimestampInHeader_t) (TimestampInHeaderUint_t) (TimestampUint_t) x;
+}
+Timestamp_t pna_Timestamp_header_to_int(in TimestampInHeader_t x) {
+    return (Timestamp_t) (TimestampUint_t) (TimestampInHeaderUint_t) x;
+}
+FlowIdInHeader_t pna_FlowId_int_to_header(in FlowId_t x) {
+    return (FlowIdInHeader_t) (FlowIdInHeaderUint_t) (FlowIdUint_t) x;
+}
+FlowId_t pna_FlowId_header_to_int(in FlowIdInHeader_t x) {
+    return (FlowId_t) (FlowIdUint_t) (FlowIdInHeaderUint_t) x;
+}
+ExpireTimeProfileIdInHeader_t pna_ExpireTimeProfileId_int_to_header(in ExpireTimeProfileId_t x) {
+    return (ExpireTimeProfileIdInHeader_t) (ExpireTimeProfileIdInHeaderUint_t) (ExpireTimeProfileIdUint_t) x;
+}
+ExpireTimeProfileId_t pna_ExpireTimeProfileId_header_to_int(in ExpireTimeProfileIdInHeader_t x) {
+    return (ExpireTimeProfileId_t) (ExpireTimeProfileIdUint_t) (ExpireTimeProfileIdInHeaderUint_t) x;
+}
+PassNumberInHeader_t pna_PassNumber_int_to_header(in PassNumber_t x) {
+    return (PassNumberInHeader_t) (PassNumberInHeaderUint_t) (PassNumberUint_t) x;
+}
+PassNumber_t pna_PassNumber_header_to_int(in PassNumberInHeader_t x) {
+    return (PassNumber_t) (PassNumberUint_t) (PassNumberInHeaderUint_t) x;
+}
 
 /* ------------------------------------------------------------------------
  * Externs shared with PSA, with PNA-prefixed enums.  Their behaviour is
@@ -191,14 +273,16 @@ enum PNA_CounterType_t {
 @noWarn("unused")
 extern Counter<W, S> {
     Counter(bit<32> n_counters, PNA_CounterType_t type);
-    void count(in S index);
+    // `increment`, when given, is the number of bytes to add for a byte
+    // counter (by default the packet's length).
+    void count(in S index, @optional in bit<32> increment);
 }
 
 /* One counter per entry of the table that names it in pna_direct_counter. */
 @noWarn("unused")
 extern DirectCounter<W> {
     DirectCounter(PNA_CounterType_t type);
-    void count();
+    void count(@optional in bit<32> increment);
 }
 
 enum PNA_MeterType_t {
@@ -365,13 +449,13 @@ const AddEntryErrorStatus_t ADD_ENTRY_SUCCESS  = 0;  // the entry was added
 const AddEntryErrorStatus_t ADD_ENTRY_NOT_DONE = 1;  // it was not (targets may
                                                      // report other reasons)
 
-extern AddEntryErrorStatus_t add_entry<T>(string action_name,
+extern bool add_entry<T>(string action_name,
                                           in T action_params,
                                           in ExpireTimeProfileId_t expire_time_profile_id);
 
 /* As add_entry, but only when `do_add_entry` is true; for targets that
  * handle `if` inside actions poorly. */
-extern AddEntryErrorStatus_t add_entry_if<T>(in bool do_add_entry,
+extern bool add_entry_if<T>(in bool do_add_entry,
                                              string action_name,
                                              in T action_params,
                                              in ExpireTimeProfileId_t expire_time_profile_id);

@@ -107,6 +107,60 @@ type EgressInstanceInHeaderUint_t EgressInstanceInHeader_t;
 @p4runtime_translation("p4.org/psa/v1/TimestampInHeader_t", 64)
 type TimestampInHeaderUint_t      TimestampInHeader_t;
 
+/*
+ * Conversions between the PSA types used in metadata and their
+ * fixed-width forms used in headers sent to and from the controller:
+ * psa_<T>_int_to_header and psa_<T>_header_to_int. Each goes
+ * through the plain-bit typedefs, so the widths may differ.
+ */
+PortIdInHeader_t psa_PortId_int_to_header(in PortId_t x) {
+    return (PortIdInHeader_t) (PortIdInHeaderUint_t) (PortIdUint_t) x;
+}
+PortId_t psa_PortId_header_to_int(in PortIdInHeader_t x) {
+    return (PortId_t) (PortIdUint_t) (PortIdInHeaderUint_t) x;
+}
+MulticastGroupInHeader_t psa_MulticastGroup_int_to_header(in MulticastGroup_t x) {
+    return (MulticastGroupInHeader_t) (MulticastGroupInHeaderUint_t) (MulticastGroupUint_t) x;
+}
+MulticastGroup_t psa_MulticastGroup_header_to_int(in MulticastGroupInHeader_t x) {
+    return (MulticastGroup_t) (MulticastGroupUint_t) (MulticastGroupInHeaderUint_t) x;
+}
+CloneSessionIdInHeader_t psa_CloneSessionId_int_to_header(in CloneSessionId_t x) {
+    return (CloneSessionIdInHeader_t) (CloneSessionIdInHeaderUint_t) (CloneSessionIdUint_t) x;
+}
+CloneSessionId_t psa_CloneSessionId_header_to_int(in CloneSessionIdInHeader_t x) {
+    return (CloneSessionId_t) (CloneSessionIdUint_t) (CloneSessionIdInHeaderUint_t) x;
+}
+ClassOfServiceInHeader_t psa_ClassOfService_int_to_header(in ClassOfService_t x) {
+    return (ClassOfServiceInHeader_t) (ClassOfServiceInHeaderUint_t) (ClassOfServiceUint_t) x;
+}
+ClassOfService_t psa_ClassOfService_header_to_int(in ClassOfServiceInHeader_t x) {
+    return (ClassOfService_t) (ClassOfServiceUint_t) (ClassOfServiceInHeaderUint_t) x;
+}
+PacketLengthInHeader_t psa_PacketLength_int_to_header(in PacketLength_t x) {
+    return (PacketLengthInHeader_t) (PacketLengthInHeaderUint_t) (PacketLengthUint_t) x;
+}
+PacketLength_t psa_PacketLength_header_to_int(in PacketLengthInHeader_t x) {
+    return (PacketLength_t) (PacketLengthUint_t) (PacketLengthInHeaderUint_t) x;
+}
+EgressInstanceInHeader_t psa_EgressInstance_int_to_header(in EgressInstance_t x) {
+    return (EgressInstanceInHeader_t) (EgressInstanceInHeaderUint_t) (EgressInstanceUint_t) x;
+}
+EgressInstance_t psa_EgressInstance_header_to_int(in EgressInstanceInHeader_t x) {
+    return (EgressInstance_t) (EgressInstanceUint_t) (EgressInstanceInHeaderUint_t) x;
+}
+TimestampInHeader_t psa_Timestamp_int_to_header(in Timestamp_t x) {
+    return (TimestampInHeader_t) (TimestampInHeaderUint_t) (TimestampUint_t) x;
+}
+Timestamp_t psa_Timestamp_header_to_int(in TimestampInHeader_t x) {
+    return (Timestamp_t) (TimestampUint_t) (TimestampInHeaderUint_t) x;
+}
+
+/* Checks that a target may compile in (assert) or assume to hold (assume):
+ * a false `check` is a program bug, not a packet property. */
+extern void assert(in bool check);
+extern void assume(in bool check);
+
 /* ------------------------------------------------------------------------
  * Intrinsic metadata.
  * --------------------------------------------------------------------- */

@@ -295,8 +295,29 @@ fn assign(
             Ok(())
         }
         ExprKind::DontCare => Ok(()),
+        ExprKind::InvalidHeader => invalidate(c, lhs, out),
         _ => Err(CompileError::Unsupported("this composite value")),
     }
+}
+
+/// `h = {#}`: the header (or every member of the union) becomes invalid.
+fn invalidate(c: &mut Compiler<'_>, lhs: &ir::Expr, out: &mut Vec<Op>) -> Result<(), CompileError> {
+    let place = c.place(lhs)?;
+    let headers: Vec<(u32, TyId)> = match c.layouts.layout(lhs.ty)?.kind {
+        LayoutKind::Header { .. } => vec![(0, lhs.ty)],
+        LayoutKind::Union { members } => members.iter().map(|m| (m.bit_offset, m.ty)).collect(),
+        _ => return Err(CompileError::Unsupported("{#} for a non-header")),
+    };
+    for (offset, ty) in headers {
+        let shape = header_shape(c, ty)?;
+        out.push(Op::SetValidity {
+            header: place.clone().part(offset, ty),
+            valid_byte: shape.valid_byte,
+            wire_bytes: shape.wire_bits.div_ceil(8),
+            valid: false,
+        });
+    }
+    Ok(())
 }
 
 enum Part<'e> {

@@ -54,6 +54,22 @@ pub const KNOWN: &[&str] = &[
     "ethernetaddress",
     "ipv4address",
     "ipv6address",
+    // Seen on public programs of other toolchains (Stratum, p4-constraints,
+    // SONiC PINS, DPDK, p4-guide); accepted without a warning.
+    "switchstack",
+    "not_extracted_in_egress",
+    "file",
+    "line",
+    "mode",
+    "mvlt_type",
+    "entry_constraint",
+    "sai_action",
+    "sai_action_param",
+    "sai_acl",
+    "sai_field",
+    "SaiTable",
+    "proto_package",
+    "proto_id",
 ];
 
 /// True if `name` is an annotation Janus knows.

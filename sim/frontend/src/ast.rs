@@ -290,6 +290,8 @@ pub enum ExprKind {
     DontCare,
     /// `(k1, k2)` in a select case or table entry.
     KeysetTuple(Vec<Expr>),
+    /// `{#}`: an invalid header or header union, typed by its context.
+    InvalidHeader,
 }
 
 impl Expr {

@@ -47,7 +47,7 @@ codes! {
     UnterminatedComment = "E0002", "unterminated block comment",
         "A `/*` comment has no matching `*/` before the end of the file.";
     UnterminatedString = "E0003", "unterminated string literal",
-        "A string literal has no closing `\"` on its line.";
+        "A string literal has no closing `\"` before the end of the file (a string may span lines).";
     BadLiteral = "E0004", "malformed integer literal",
         "An integer literal is malformed: a digit that its base does not allow, a width of 0 for `w`, \
          a missing value after `8w`, or a signed width below 1 (`0s1`).";

@@ -7,6 +7,11 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("v1model.p4", include_str!("../../../p4/include/v1model.p4")),
     ("psa.p4", include_str!("../../../p4/include/psa.p4")),
     ("pna.p4", include_str!("../../../p4/include/pna.p4")),
+    // The names other toolchains give the same architectures' files; their
+    // include guards make a program that includes two of them harmless.
+    ("bmv2/psa.p4", include_str!("../../../p4/include/psa.p4")),
+    ("dpdk/psa.p4", include_str!("../../../p4/include/psa.p4")),
+    ("dpdk/pna.p4", include_str!("../../../p4/include/pna.p4")),
     (
         "ebpf_model.p4",
         include_str!("../../../p4/include/ebpf_model.p4"),

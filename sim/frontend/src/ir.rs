@@ -169,6 +169,8 @@ pub enum ExprKind {
     ValueSet(ValueSetId),
     Default,
     DontCare,
+    /// `{#}`: an invalid header or header union of the expression's type.
+    InvalidHeader,
 }
 
 #[derive(Clone, Debug, PartialEq)]

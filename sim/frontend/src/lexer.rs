@@ -164,10 +164,13 @@ pub enum Punct {
     CaretAssign,
     SatPlusAssign,
     SatMinusAssign,
+    /// `{#}`: the invalid header (or header union) value.
+    InvalidHeader,
 }
 
 const PUNCTS: &[(&str, Punct)] = &[
     // Longest first: the lexer takes the first that matches.
+    ("{#}", Punct::InvalidHeader),
     ("|+|=", Punct::SatPlusAssign),
     ("|-|=", Punct::SatMinusAssign),
     ("&&&", Punct::Mask),
@@ -441,7 +444,6 @@ impl Lexer<'_> {
                     self.pos += 1;
                     return TokenKind::Str(value);
                 }
-                b'\n' => break,
                 b'\\' => {
                     // The escaped character may be multi-byte: decode it whole.
                     self.pos += 1;
@@ -705,6 +707,11 @@ mod tests {
         assert_eq!(errs[0].code, Code::UnterminatedComment);
         let (_, errs) = lex("\"open\n");
         assert_eq!(errs[0].code, Code::UnterminatedString);
+        // A string may span lines.
+        assert_eq!(
+            kinds("\"a\nb\""),
+            vec![TokenKind::Str("a\nb".into()), TokenKind::Eof]
+        );
     }
 
     #[test]

@@ -116,9 +116,13 @@ impl SourceMap {
         id
     }
 
-    /// Reads a file from disk and adds it.
+    /// Reads a file from disk and adds it (a leading UTF-8 byte-order
+    /// mark is dropped, as cpp does).
     pub fn load(&mut self, path: &Path) -> std::io::Result<FileId> {
-        let text = std::fs::read_to_string(path)?;
+        let mut text = std::fs::read_to_string(path)?;
+        if text.starts_with('\u{feff}') {
+            text.drain(..'\u{feff}'.len_utf8());
+        }
         Ok(self.add(path.display().to_string(), Some(path.to_path_buf()), text))
     }
 

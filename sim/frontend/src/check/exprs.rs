@@ -66,6 +66,19 @@ impl Checker<'_> {
             K::List(items) => self.list_expr(items, span, expected),
             K::StructInit { fields, dots } => self.struct_init(fields, *dots, span, expected),
             K::Dots => mk(TypeTable::DONT_CARE, ExprKind::DontCare, span),
+            K::InvalidHeader => match expected {
+                Some(t) if self.prog.types.is_header(t) || self.prog.types.is_union(t) => {
+                    mk(t, ExprKind::InvalidHeader, span)
+                }
+                _ => {
+                    self.error(
+                        Code::TypeMismatch,
+                        span,
+                        "`{#}` needs a header or header union type from its context, e.g. `(h_t){#}`",
+                    );
+                    unknown(span)
+                }
+            },
             K::DontCare => mk(TypeTable::DONT_CARE, ExprKind::DontCare, span),
             K::Mask(..) | K::Range(..) | K::Default | K::KeysetTuple(_) => {
                 self.error(

@@ -164,6 +164,7 @@ impl Parser<'_> {
                 p,
                 Punct::LParen
                     | Punct::LBrace
+                    | Punct::InvalidHeader
                     | Punct::Not
                     | Punct::Tilde
                     | Punct::Minus
@@ -213,6 +214,10 @@ impl Parser<'_> {
             TokenKind::Punct(Punct::Dots) => {
                 self.bump();
                 ExprKind::Dots
+            }
+            TokenKind::Punct(Punct::InvalidHeader) => {
+                self.bump();
+                ExprKind::InvalidHeader
             }
             TokenKind::Punct(Punct::LParen) => {
                 self.bump();

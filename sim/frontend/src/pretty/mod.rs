@@ -279,6 +279,7 @@ fn expr_bare(e: &Expr) -> String {
         }
         ExprKind::Range(a, b) => format!("{} .. {}", expr_at(a, L_TERNARY), expr_at(b, L_TERNARY)),
         ExprKind::Default => "default".into(),
+        ExprKind::InvalidHeader => "{#}".into(),
         ExprKind::DontCare => "_".into(),
         ExprKind::KeysetTuple(items) => format!("({})", expr_list(items, L_KEYSET)),
     }
@@ -334,6 +335,7 @@ fn has_gt(e: &Expr) -> bool {
         | ExprKind::Name(_)
         | ExprKind::Dots
         | ExprKind::Default
+        | ExprKind::InvalidHeader
         | ExprKind::DontCare => false,
     }
 }

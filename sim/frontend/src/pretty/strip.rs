@@ -165,6 +165,7 @@ impl StripSpans for ExprKind {
             | ExprKind::Str(_)
             | ExprKind::Dots
             | ExprKind::Default
+            | ExprKind::InvalidHeader
             | ExprKind::DontCare => {}
             ExprKind::Name(p) => p.strip_spans(),
             ExprKind::Member(e, m) => {
