@@ -25,6 +25,8 @@ pub struct Env<'a> {
     pub output: Option<&'a mut Vec<u8>>,
     /// Bits emitted so far (headers need not end on a byte).
     pub out_bits: usize,
+    /// The architecture's extern implementations.
+    pub externs: Option<&'a mut dyn crate::externs::ExternHandler>,
 }
 
 impl<'a> Env<'a> {
@@ -38,6 +40,7 @@ impl<'a> Env<'a> {
             cursor: 0,
             output: None,
             out_bits: 0,
+            externs: None,
         }
     }
 
@@ -51,6 +54,7 @@ impl<'a> Env<'a> {
             cursor: 0,
             output: None,
             out_bits: 0,
+            externs: None,
         }
     }
 
@@ -65,6 +69,7 @@ impl<'a> Env<'a> {
             cursor: 0,
             output: Some(output),
             out_bits: 0,
+            externs: None,
         }
     }
 
@@ -77,6 +82,12 @@ impl<'a> Env<'a> {
     ) -> Env<'a> {
         self.tables = tables;
         self.results = results;
+        self
+    }
+
+    /// Gives the environment the architecture's extern implementations.
+    pub fn with_externs(mut self, externs: &'a mut dyn crate::externs::ExternHandler) -> Env<'a> {
+        self.externs = Some(externs);
         self
     }
 

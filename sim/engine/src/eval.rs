@@ -25,6 +25,8 @@ pub enum CompileError {
     NoStorage(String),
     #[error("{0} is not supported by the engine yet")]
     Unsupported(&'static str),
+    #[error("the architecture does not implement extern `{0}`")]
+    UnknownExtern(String),
 }
 
 /// Where a value lives in the arena.
@@ -394,6 +396,8 @@ pub struct Compiler<'a> {
     pub vars: HashMap<ir::VarId, u32>,
     /// The runtime slot of each table this frame applies.
     pub tables: HashMap<ir::TableId, u32>,
+    /// The architecture's extern ids; without one, extern calls do not compile.
+    pub externs: Option<&'a dyn crate::externs::ExternResolver>,
 }
 
 impl<'a> Compiler<'a> {
@@ -403,6 +407,7 @@ impl<'a> Compiler<'a> {
             layouts: Layouts::new(&program.types),
             vars,
             tables: HashMap::new(),
+            externs: None,
         }
     }
 

@@ -10,6 +10,7 @@ use crate::eval::{
     CompileError, Compiler, Node, Place, is_packet_in, is_packet_out, lookahead_bits, read_u32,
     scalar_shape, write_u32,
 };
+use crate::externs::ExternArg;
 #[cfg(test)]
 mod tests;
 use crate::layout::LayoutKind;
@@ -164,6 +165,12 @@ pub enum Op {
         header: Place,
         shape: HeaderShape,
     },
+    /// An extern call the architecture implements (see [`crate::externs`]).
+    Extern {
+        id: u32,
+        args: Vec<ExternArg>,
+        result: Option<Place>,
+    },
     /// `t.apply()`: look the key up in the table in `slot`, run the entry's
     /// action (or the default action on a miss), record the result.
     ApplyTable {
@@ -272,6 +279,17 @@ fn assign(
     rhs: &ir::Expr,
     out: &mut Vec<Op>,
 ) -> Result<(), CompileError> {
+    if let ExprKind::Call(
+        callee @ (Callee::ExternFunction { .. } | Callee::ExternMethod { .. }),
+        args,
+    ) = &rhs.kind
+        && !is_packet_call(c, callee)
+    {
+        // `x = e.method(...)`: the architecture writes the result.
+        let result = c.place(lhs)?;
+        out.push(extern_call(c, callee, args, Some(result))?);
+        return Ok(());
+    }
     if is_scalar(c, lhs.ty) {
         let value = guarded(c, rhs, out)?;
         out.push(Op::Store {
@@ -431,7 +449,8 @@ fn call(c: &mut Compiler<'_>, e: &ir::Expr, out: &mut Vec<Op>) -> Result<(), Com
             Ok(())
         }
         Callee::ExternFunction { .. } | Callee::ExternMethod { .. } => {
-            Err(CompileError::Unsupported("extern calls"))
+            out.push(extern_call(c, callee, args, None)?);
+            Ok(())
         }
         Callee::Function(_) => Err(CompileError::Unsupported("functions")),
         Callee::BlockApply(_) => Err(CompileError::Unsupported("nested apply")),
@@ -572,6 +591,84 @@ fn emit_place(
         _ => {}
     }
     Ok(())
+}
+
+fn is_packet_call(c: &Compiler<'_>, callee: &Callee) -> bool {
+    matches!(callee, Callee::ExternMethod { receiver, .. }
+        if is_packet_in(&c.program.types, receiver.ty) || is_packet_out(&c.program.types, receiver.ty))
+}
+
+/// An extern function or method call, resolved to the architecture's id.
+fn extern_call(
+    c: &mut Compiler<'_>,
+    callee: &Callee,
+    args: &[Option<ir::Expr>],
+    result: Option<Place>,
+) -> Result<Op, CompileError> {
+    let (name, instance) = match callee {
+        Callee::ExternFunction { name, .. } => (name.as_str(), None),
+        Callee::ExternMethod { receiver, name, .. } => match &receiver.kind {
+            ExprKind::Instance(i) => (name.as_str(), Some(*i)),
+            _ => {
+                return Err(CompileError::Unsupported(
+                    "a method of an extern passed as a parameter",
+                ));
+            }
+        },
+        _ => return Err(CompileError::Unsupported("this call")),
+    };
+    let resolver = c.externs.ok_or(CompileError::Unsupported(
+        "extern calls without an architecture",
+    ))?;
+    let id = resolver
+        .resolve(name, instance)
+        .ok_or(CompileError::UnknownExtern(name.to_string()))?;
+    let args = args
+        .iter()
+        .map(|a| extern_arg(c, a.as_ref()))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Op::Extern { id, args, result })
+}
+
+fn extern_arg(c: &mut Compiler<'_>, a: Option<&ir::Expr>) -> Result<ExternArg, CompileError> {
+    let Some(e) = a else {
+        return Ok(ExternArg::Absent);
+    };
+    Ok(match &e.kind {
+        ExprKind::DontCare => ExternArg::Absent,
+        ExprKind::Const(Value::Str(s)) => ExternArg::Str(s.clone()),
+        ExprKind::List(parts) => ExternArg::List(
+            parts
+                .iter()
+                .map(|p| extern_arg(c, Some(p)))
+                .collect::<Result<_, _>>()?,
+        ),
+        ExprKind::Const(Value::List(vals)) => {
+            // A constant list: each value as a constant of its part type.
+            let janus_p4::types::Ty::Tuple(tys) = c.program.types.get(e.ty).clone() else {
+                return Err(CompileError::Unsupported("a constant list of this type"));
+            };
+            let mut parts = Vec::with_capacity(vals.len());
+            for (v, ty) in vals.iter().zip(tys) {
+                let part = ir::Expr {
+                    ty,
+                    kind: ExprKind::Const(v.clone()),
+                    span: e.span,
+                };
+                parts.push(extern_arg(c, Some(&part))?);
+            }
+            ExternArg::List(parts)
+        }
+        ExprKind::Var(_)
+        | ExprKind::Field(..)
+        | ExprKind::Index(..)
+        | ExprKind::StackNext(_)
+        | ExprKind::StackLast(_) => ExternArg::Place {
+            place: c.place(e)?,
+            ty: e.ty,
+        },
+        _ => ExternArg::Value(c.node(e)?),
+    })
 }
 
 fn builtin(
@@ -956,6 +1053,17 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
             keys,
             actions,
         } => return apply(env, *slot, keys, actions),
+        Op::Extern { id, args, result } => {
+            // The handler needs the environment too: lend it out for the call.
+            let Some(handler) = env.externs.take() else {
+                return Flow::Continue;
+            };
+            let flow = handler.call(*id, args, result.as_ref(), env);
+            env.externs = Some(handler);
+            if flow != Flow::Continue {
+                return flow;
+            }
+        }
     }
     Flow::Continue
 }

@@ -4,6 +4,7 @@
 pub mod env;
 pub mod eval;
 pub mod exec;
+pub mod externs;
 pub mod layout;
 pub mod parser;
 pub mod plan;
