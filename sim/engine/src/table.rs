@@ -191,6 +191,46 @@ impl TableState {
                 .position(|x| p.actions[x.action.0 as usize].name == "NoAction")
                 .map(|i| (i, Vec::new())),
         };
+        // `entries` / `const entries`: earlier entries win unless a
+        // priority is written (P4_16: the first matching entry in order).
+        let n = t.entries.len() as i64;
+        for (i, e) in t.entries.iter().enumerate() {
+            let key = e
+                .keys
+                .iter()
+                .zip(&table.keys)
+                .map(|(k, spec)| entry_field(p, k, spec))
+                .collect::<Result<Vec<_>, _>>()?;
+            let index = listed(e.action.action).ok_or(CompileError::Unsupported(
+                "an entry action missing from the list",
+            ))?;
+            let params = &p.actions[e.action.action.0 as usize].params;
+            let mut args = Vec::new();
+            for (param, arg) in params.iter().zip(&e.action.args) {
+                if param.direction != janus_p4::ir::Direction::None {
+                    continue;
+                }
+                let value = match arg.as_ref().map(|a| &a.kind) {
+                    Some(janus_p4::ir::ExprKind::Const(v)) => constant(&p.types, param.ty, v),
+                    _ => None,
+                };
+                args.push(value.ok_or(CompileError::Unsupported(
+                    "an entry argument that is not a constant",
+                ))?);
+            }
+            let priority = e
+                .priority
+                .as_ref()
+                .and_then(|v| i64::try_from(v).ok())
+                .unwrap_or(n - i as i64);
+            // Duplicates in a program's entries: the first one stands.
+            let _ = table.insert(Entry {
+                key,
+                priority,
+                action: index,
+                args,
+            });
+        }
         Ok(table)
     }
 
@@ -481,6 +521,76 @@ impl TableState {
                 }
                 FieldMatch::Optional(v) => v.as_ref().is_none_or(|v| k == v),
             })
+    }
+}
+
+/// One key field of a program-written entry, as its table's match kind reads it.
+fn entry_field(
+    p: &janus_p4::ir::Program,
+    k: &janus_p4::ir::Expr,
+    spec: &KeySpec,
+) -> Result<FieldMatch, crate::eval::CompileError> {
+    use crate::eval::{CompileError, constant};
+    use janus_p4::ir::ExprKind;
+    let (w, s) = (spec.width, spec.signed);
+    let elem = match p.types.get(k.ty) {
+        janus_p4::types::Ty::Set(e) => *e,
+        _ => k.ty,
+    };
+    let value = |e: &janus_p4::ir::Expr| match &e.kind {
+        ExprKind::Const(v) => constant(&p.types, elem, v)
+            .map(|b| b.cast(w, s))
+            .ok_or(CompileError::Unsupported("this entry key")),
+        _ => Err(CompileError::Unsupported("a run-time entry key")),
+    };
+    let any = || match spec.kind {
+        MatchKind::Exact => Err(CompileError::Unsupported("`_` for an exact key")),
+        MatchKind::Lpm => Ok(FieldMatch::Lpm {
+            value: Bits::zero(w, s),
+            len: 0,
+        }),
+        MatchKind::Ternary => Ok(FieldMatch::Ternary {
+            value: Bits::zero(w, s),
+            mask: Bits::zero(w, s),
+        }),
+        MatchKind::Range => Ok(FieldMatch::Range {
+            lo: Bits::zero(w, s),
+            hi: TableState::all_ones(w, s),
+        }),
+        MatchKind::Optional => Ok(FieldMatch::Optional(None)),
+    };
+    match &k.kind {
+        ExprKind::Default | ExprKind::DontCare => any(),
+        ExprKind::Mask(v, m) => {
+            let (v, m) = (value(v)?, value(m)?);
+            Ok(match spec.kind {
+                MatchKind::Lpm => FieldMatch::Lpm {
+                    len: m.words().iter().map(|x| x.count_ones()).sum(),
+                    value: v.and(&m),
+                },
+                _ => FieldMatch::Ternary { value: v, mask: m },
+            })
+        }
+        ExprKind::Range(lo, hi) => Ok(FieldMatch::Range {
+            lo: value(lo)?,
+            hi: value(hi)?,
+        }),
+        _ => {
+            let v = value(k)?;
+            Ok(match spec.kind {
+                MatchKind::Exact => FieldMatch::Exact(v),
+                MatchKind::Lpm => FieldMatch::Lpm { value: v, len: w },
+                MatchKind::Ternary => FieldMatch::Ternary {
+                    value: v,
+                    mask: TableState::all_ones(w, s),
+                },
+                MatchKind::Range => FieldMatch::Range {
+                    lo: v.clone(),
+                    hi: v,
+                },
+                MatchKind::Optional => FieldMatch::Optional(Some(v)),
+            })
+        }
     }
 }
 

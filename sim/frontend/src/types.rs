@@ -167,6 +167,15 @@ impl TypeTable {
         &self.types[id.0 as usize]
     }
 
+    /// Number of interned types; ids run from 0 to `len() - 1`.
+    pub fn len(&self) -> usize {
+        self.types.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.types.is_empty()
+    }
+
     pub fn bits(&mut self, width: u32, signed: bool) -> TyId {
         self.intern(Ty::Bits { width, signed })
     }

@@ -1,0 +1,446 @@
+//! v1model's externs as simple_switch implements them (a first set; the
+//! rest make loading fail with a clear message rather than run wrongly).
+
+use crate::{DROP_PORT, StdMeta};
+use janus_engine::env::Env;
+use janus_engine::eval::{Place, scalar_shape};
+use janus_engine::exec::Flow;
+use janus_engine::externs::{ExternArg, ExternHandler, ExternResolver};
+use janus_engine::value::Bits;
+use janus_p4::ir::{self, InstanceId, InstanceOf};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// What the architecture needs to know of the program's layout.
+pub(crate) struct Shared {
+    pub std: StdMeta,
+}
+
+/// The kinds of call v1model implements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Call {
+    MarkToDrop,
+    Count(InstanceId),
+    DirectCount(InstanceId),
+    RegisterRead(InstanceId),
+    RegisterWrite(InstanceId),
+    VerifyChecksum,
+    UpdateChecksum,
+    Hash,
+    Random,
+    Digest,
+    NoOp,
+}
+
+/// v1model's `HashAlgorithm` members, in declaration order.
+const CRC32: u64 = 0;
+const CRC16: u64 = 2;
+const IDENTITY: u64 = 5;
+const CSUM16: u64 = 6;
+const XOR16: u64 = 7;
+
+pub(crate) struct V1Externs {
+    calls: RefCell<Vec<Call>>,
+    kinds: HashMap<InstanceId, String>,
+    std: StdMeta,
+    counters: HashMap<InstanceId, Vec<(u64, u64)>>,
+    registers: HashMap<InstanceId, Vec<Bits>>,
+    /// Digests sent to the control plane: (receiver, data bits).
+    pub digests: Vec<(u64, Vec<u8>)>,
+    rng: u64,
+    scratch: Vec<u8>,
+    /// Width of every scalar type, by type id (for reading places).
+    widths: Vec<Option<u32>>,
+}
+
+impl V1Externs {
+    pub fn new(p: &ir::Program, shared: Shared) -> V1Externs {
+        let kinds = p
+            .instances
+            .iter()
+            .enumerate()
+            .filter_map(|(i, inst)| match &inst.of {
+                InstanceOf::Extern { name } => Some((InstanceId(i as u32), name.clone())),
+                _ => None,
+            })
+            .collect();
+        let size = |inst: &ir::Instance| match inst.args.first().map(|a| &a.kind) {
+            Some(ir::ExprKind::Const(ir::Value::Int(n))) => usize::try_from(n).unwrap_or(0),
+            _ => 0,
+        };
+        let mut counters = HashMap::new();
+        let mut registers = HashMap::new();
+        for (i, inst) in p.instances.iter().enumerate() {
+            let id = InstanceId(i as u32);
+            match &inst.of {
+                InstanceOf::Extern { name } if name == "counter" => {
+                    counters.insert(id, vec![(0, 0); size(inst)]);
+                }
+                InstanceOf::Extern { name } if name == "direct_counter" => {
+                    counters.insert(id, vec![(0, 0); 1]);
+                }
+                InstanceOf::Extern { name } if name == "register" => {
+                    let width = match p.types.get(inst.ty) {
+                        janus_p4::types::Ty::Extern { args, .. } => args
+                            .first()
+                            .and_then(|t| scalar_shape(&p.types, *t))
+                            .map_or(32, |(w, _)| w),
+                        _ => 32,
+                    };
+                    registers.insert(id, vec![Bits::zero(width, false); size(inst)]);
+                }
+                _ => {}
+            }
+        }
+        V1Externs {
+            calls: RefCell::new(Vec::new()),
+            kinds,
+            std: shared.std,
+            counters,
+            registers,
+            digests: Vec::new(),
+            rng: 0x2545_F491_4F6C_DD1D,
+            scratch: Vec::new(),
+            widths: (0..p.types.len() as u32)
+                .map(|t| scalar_shape(&p.types, janus_p4::types::TyId(t)).map(|(w, _)| w))
+                .collect(),
+        }
+    }
+
+    /// Packets and bytes counted by `counter` instance `id` at `index`.
+    pub fn counter(&self, id: InstanceId, index: usize) -> Option<(u64, u64)> {
+        self.counters.get(&id).and_then(|c| c.get(index)).copied()
+    }
+
+    /// Value of `register` instance `id` at `index`.
+    pub fn register(&self, id: InstanceId, index: usize) -> Option<&Bits> {
+        self.registers.get(&id).and_then(|r| r.get(index))
+    }
+
+    pub fn register_mut(&mut self, id: InstanceId, index: usize) -> Option<&mut Bits> {
+        self.registers.get_mut(&id).and_then(|r| r.get_mut(index))
+    }
+}
+
+impl ExternResolver for V1Externs {
+    fn resolve(&self, name: &str, instance: Option<InstanceId>) -> Option<u32> {
+        let kind = instance
+            .and_then(|i| self.kinds.get(&i))
+            .map(String::as_str);
+        let call = match (name, kind, instance) {
+            ("mark_to_drop", None, _) => Call::MarkToDrop,
+            ("count", Some("counter"), Some(i)) => Call::Count(i),
+            ("count", Some("direct_counter"), Some(i)) => Call::DirectCount(i),
+            ("read", Some("register"), Some(i)) => Call::RegisterRead(i),
+            ("write", Some("register"), Some(i)) => Call::RegisterWrite(i),
+            ("verify_checksum", None, _) => Call::VerifyChecksum,
+            ("update_checksum", None, _) => Call::UpdateChecksum,
+            ("hash", None, _) => Call::Hash,
+            ("random", None, _) => Call::Random,
+            ("digest", None, _) => Call::Digest,
+            ("log_msg" | "assert" | "assume", None, _) => Call::NoOp,
+            _ => return None,
+        };
+        let mut calls = self.calls.borrow_mut();
+        calls.push(call);
+        Some(calls.len() as u32 - 1)
+    }
+}
+
+impl ExternHandler for V1Externs {
+    fn call(
+        &mut self,
+        id: u32,
+        args: &[ExternArg],
+        result: Option<&Place>,
+        env: &mut Env<'_>,
+    ) -> Flow {
+        let Some(call) = self.calls.borrow().get(id as usize).copied() else {
+            return Flow::Continue;
+        };
+        let _ = result;
+        match call {
+            Call::MarkToDrop => {
+                self.std.egress_spec.write(env.arena, DROP_PORT);
+                self.std.mcast_grp.write(env.arena, 0);
+            }
+            Call::Count(i) => {
+                let index = self
+                    .value(args.first(), env)
+                    .and_then(|b| b.to_u64())
+                    .unwrap_or(u64::MAX);
+                let bytes = self.std.packet_length.read(env.arena);
+                if let Some(c) = self
+                    .counters
+                    .get_mut(&i)
+                    .and_then(|c| c.get_mut(index as usize))
+                {
+                    c.0 += 1;
+                    c.1 += bytes;
+                }
+            }
+            Call::DirectCount(i) => {
+                let bytes = self.std.packet_length.read(env.arena);
+                if let Some(c) = self.counters.get_mut(&i).and_then(|c| c.first_mut()) {
+                    c.0 += 1;
+                    c.1 += bytes;
+                }
+            }
+            Call::RegisterRead(i) => {
+                let index = self
+                    .value(args.get(1), env)
+                    .and_then(|b| b.to_u64())
+                    .unwrap_or(u64::MAX);
+                if let (Some(ExternArg::Place { place, ty }), Some(v)) = (
+                    args.first(),
+                    self.registers.get(&i).and_then(|r| r.get(index as usize)),
+                ) {
+                    let _ = ty;
+                    if let Some(bit) = place.resolve(env) {
+                        v.write_bits(env.arena, bit as usize);
+                    }
+                }
+            }
+            Call::RegisterWrite(i) => {
+                let index = self
+                    .value(args.first(), env)
+                    .and_then(|b| b.to_u64())
+                    .unwrap_or(u64::MAX);
+                let v = self.value(args.get(1), env);
+                if let (Some(v), Some(slot)) = (
+                    v,
+                    self.registers
+                        .get_mut(&i)
+                        .and_then(|r| r.get_mut(index as usize)),
+                ) {
+                    *slot = v.cast(slot.width(), false);
+                }
+            }
+            Call::VerifyChecksum | Call::UpdateChecksum => {
+                let cond = self.value(args.first(), env).is_some_and(|b| b.to_bool());
+                let algo = self
+                    .value(args.get(3), env)
+                    .and_then(|b| b.to_u64())
+                    .unwrap_or(CSUM16);
+                if !cond {
+                    return Flow::Continue;
+                }
+                let Some(ExternArg::Place { place, .. }) = args.get(2) else {
+                    return Flow::Continue;
+                };
+                let Some(bit) = place.resolve(env) else {
+                    return Flow::Continue;
+                };
+                let width = self.out_width(args.get(2));
+                let bits = self.flatten(args.get(1), env);
+                let sum = compute(algo, &self.scratch, bits, width);
+                if call == Call::UpdateChecksum {
+                    Bits::from_u64(width, false, sum).write_bits(env.arena, bit as usize);
+                } else {
+                    let stored =
+                        Bits::read_bits(env.arena, bit as usize, width, false).as_u64_truncated();
+                    if stored != sum {
+                        self.std.checksum_error.write(env.arena, 1);
+                    }
+                }
+            }
+            Call::Hash => {
+                let Some(ExternArg::Place { place, .. }) = args.first() else {
+                    return Flow::Continue;
+                };
+                let width = self.out_width(args.first());
+                let algo = self
+                    .value(args.get(1), env)
+                    .and_then(|b| b.to_u64())
+                    .unwrap_or(CRC16);
+                let base = self
+                    .value(args.get(2), env)
+                    .map_or(0, |b| b.as_u64_truncated());
+                let max = self
+                    .value(args.get(4), env)
+                    .map_or(0, |b| b.as_u64_truncated());
+                let bits = self.flatten(args.get(3), env);
+                let h = compute(algo, &self.scratch, bits, 64.min(width.max(1)));
+                let r = if max == 0 {
+                    base
+                } else {
+                    base.wrapping_add(h % max)
+                };
+                if let Some(bit) = place.resolve(env) {
+                    Bits::from_u64(width, false, r).write_bits(env.arena, bit as usize);
+                }
+            }
+            Call::Random => {
+                let Some(ExternArg::Place { place, .. }) = args.first() else {
+                    return Flow::Continue;
+                };
+                let width = self.out_width(args.first());
+                let lo = self
+                    .value(args.get(1), env)
+                    .map_or(0, |b| b.as_u64_truncated());
+                let hi = self
+                    .value(args.get(2), env)
+                    .map_or(0, |b| b.as_u64_truncated());
+                self.rng ^= self.rng << 13;
+                self.rng ^= self.rng >> 7;
+                self.rng ^= self.rng << 17;
+                let span = hi.saturating_sub(lo).saturating_add(1);
+                let r = if span == 0 {
+                    self.rng
+                } else {
+                    lo + self.rng % span
+                };
+                if let Some(bit) = place.resolve(env) {
+                    Bits::from_u64(width, false, r).write_bits(env.arena, bit as usize);
+                }
+            }
+            Call::Digest => {
+                let receiver = self
+                    .value(args.first(), env)
+                    .map_or(0, |b| b.as_u64_truncated());
+                let bits = self.flatten(args.get(1), env);
+                self.digests
+                    .push((receiver, self.scratch[..bits.div_ceil(8)].to_vec()));
+            }
+            Call::NoOp => {}
+        }
+        Flow::Continue
+    }
+}
+
+impl V1Externs {
+    /// A scalar argument's value: evaluated, or read from its place.
+    fn value(&self, arg: Option<&ExternArg>, env: &Env<'_>) -> Option<Bits> {
+        match arg? {
+            ExternArg::Value(n) => Some(n.eval(env)),
+            ExternArg::Place { place, ty } => {
+                let width = self.width(*ty)?;
+                let bit = place.resolve(env)?;
+                Some(Bits::read_bits(env.arena, bit as usize, width, false))
+            }
+            _ => None,
+        }
+    }
+
+    fn width(&self, ty: janus_p4::types::TyId) -> Option<u32> {
+        self.widths.get(ty.0 as usize).copied().flatten()
+    }
+
+    /// The width of an `out` argument's place (16 if it is not a scalar).
+    fn out_width(&self, arg: Option<&ExternArg>) -> u32 {
+        match arg {
+            Some(ExternArg::Place { ty, .. }) => self.width(*ty).unwrap_or(16),
+            _ => 16,
+        }
+    }
+
+    /// Concatenates the bits of a data argument (a list of scalars, or one
+    /// scalar) into the scratch buffer; returns how many bits.
+    fn flatten(&mut self, arg: Option<&ExternArg>, env: &Env<'_>) -> usize {
+        self.scratch.clear();
+        let mut bits = 0usize;
+        let mut push = |b: &Bits, scratch: &mut Vec<u8>| {
+            let w = b.width() as usize;
+            scratch.resize((bits + w).div_ceil(8), 0);
+            b.write_bits(scratch, bits);
+            bits += w;
+        };
+        let mut stack: Vec<&ExternArg> = arg.into_iter().collect();
+        let mut scratch = std::mem::take(&mut self.scratch);
+        while let Some(a) = stack.pop() {
+            match a {
+                ExternArg::List(parts) => stack.extend(parts.iter().rev()),
+                other => {
+                    if let Some(b) = self.value(Some(other), env) {
+                        push(&b, &mut scratch);
+                    }
+                }
+            }
+        }
+        self.scratch = scratch;
+        bits
+    }
+}
+
+/// bmv2's hash and checksum algorithms over the first `bits` bits of `data`.
+fn compute(algo: u64, data: &[u8], bits: usize, out_width: u32) -> u64 {
+    let bytes = &data[..bits.div_ceil(8)];
+    let v = match algo {
+        CRC32 => crc32(bytes),
+        CRC16 => crc16(bytes),
+        CSUM16 => csum16(bytes),
+        XOR16 => bytes.chunks(2).fold(0u64, |acc, c| {
+            acc ^ ((c[0] as u64) << 8 | c.get(1).copied().unwrap_or(0) as u64)
+        }),
+        IDENTITY => bytes.iter().fold(0u64, |acc, b| acc << 8 | *b as u64),
+        _ => crc16(bytes),
+    };
+    if out_width >= 64 {
+        v
+    } else {
+        v & ((1u64 << out_width) - 1)
+    }
+}
+
+/// The Internet checksum: one's complement of the one's-complement sum of
+/// 16-bit words.
+fn csum16(data: &[u8]) -> u64 {
+    let mut sum: u32 = 0;
+    for c in data.chunks(2) {
+        sum += (c[0] as u32) << 8 | c.get(1).copied().unwrap_or(0) as u32;
+    }
+    while sum >> 16 != 0 {
+        sum = (sum & 0xFFFF) + (sum >> 16);
+    }
+    (!sum & 0xFFFF) as u64
+}
+
+/// CRC-16/ARC (reflected 0x8005, initial 0), bmv2's `crc16`.
+fn crc16(data: &[u8]) -> u64 {
+    let mut crc: u16 = 0;
+    for &b in data {
+        crc ^= b as u16;
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xA001
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    crc as u64
+}
+
+/// CRC-32 (IEEE 802.3, reflected), bmv2's `crc32`.
+fn crc32(data: &[u8]) -> u64 {
+    let mut crc: u32 = 0xFFFF_FFFF;
+    for &b in data {
+        crc ^= b as u32;
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    (!crc) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checksums_match_known_values() {
+        // "123456789": the standard check values.
+        assert_eq!(crc16(b"123456789"), 0xBB3D);
+        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+        // An IPv4 header whose checksum field is zero: 0xb861.
+        let ip = [
+            0x45, 0x00, 0x00, 0x73, 0x00, 0x00, 0x40, 0x00, 0x40, 0x11, 0x00, 0x00, 0xc0, 0xa8,
+            0x00, 0x01, 0xc0, 0xa8, 0x00, 0xc7,
+        ];
+        assert_eq!(csum16(&ip), 0xb861);
+    }
+}

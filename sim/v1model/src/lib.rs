@@ -1,0 +1,468 @@
+//! The v1model architecture as bmv2's `simple_switch` defines it, on the
+//! Janus engine: `V1Switch(parser, verify checksum, ingress, egress,
+//! compute checksum, deparser)`.
+//!
+//! ```no_run
+//! let c = janus_p4::driver::compile_file("p4/examples/l3_router_acl.p4".as_ref(), &Default::default()).unwrap();
+//! let mut sw = janus_v1model::V1Switch::load(c.ir.unwrap()).unwrap();
+//! let out = sw.process(1, &[0u8; 64]);
+//! ```
+
+mod externs;
+pub mod stf;
+
+use externs::{Shared, V1Externs};
+use janus_engine::env::{ApplyResult, Env};
+use janus_engine::eval::{CompileError, Compiler};
+use janus_engine::exec::{Op, compile_stmts, run};
+use janus_engine::layout::{LayoutKind, Layouts};
+use janus_engine::parser::{CompiledParser, Outcome, compile_parser, run_parser};
+use janus_engine::plan::StoragePlan;
+use janus_engine::table::TableState;
+use janus_engine::value::Bits;
+use janus_p4::ir::{self, InstanceOf};
+use std::collections::HashMap;
+use thiserror::Error;
+
+/// The drop port: an `egress_spec` of 511 drops the packet.
+pub const DROP_PORT: u64 = 511;
+
+#[derive(Debug, Error)]
+pub enum LoadError {
+    #[error("the program has no `main` V1Switch package")]
+    NoV1Switch,
+    #[error("V1Switch argument {0} is not a parser or control instance")]
+    BadArgument(usize),
+    #[error("cannot lay out the program: {0}")]
+    Layout(#[from] janus_engine::layout::LayoutError),
+    #[error("{block}: {error}")]
+    Compile { block: String, error: CompileError },
+}
+
+/// A table of the running pipeline, as the control plane sees it.
+#[derive(Clone, Debug)]
+pub struct TableInfo {
+    /// The control-plane name (`MyIngress.ipv4_lpm`).
+    pub name: String,
+    pub keys: Vec<KeyInfo>,
+    pub actions: Vec<ActionInfo>,
+}
+
+#[derive(Clone, Debug)]
+pub struct KeyInfo {
+    /// The key's name (`hdr.ipv4.dstAddr` or its `@name`).
+    pub name: String,
+    pub match_kind: String,
+    pub width: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct ActionInfo {
+    /// The action's control-plane name.
+    pub name: String,
+    /// Its control-plane parameters: (name, width).
+    pub params: Vec<(String, u32)>,
+}
+
+/// Where a field of `standard_metadata` lives (bit offset, width).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Field {
+    pub bit: u32,
+    pub width: u32,
+}
+
+impl Field {
+    fn read(self, arena: &[u8]) -> u64 {
+        Bits::read_bits(arena, self.bit as usize, self.width, false).as_u64_truncated()
+    }
+
+    fn write(self, arena: &mut [u8], v: u64) {
+        Bits::from_u64(self.width, false, v).write_bits(arena, self.bit as usize);
+    }
+}
+
+/// The fields of `standard_metadata` the architecture reads and writes.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct StdMeta {
+    pub ingress_port: Field,
+    pub egress_spec: Field,
+    pub egress_port: Field,
+    pub instance_type: Field,
+    pub packet_length: Field,
+    pub mcast_grp: Field,
+    pub egress_rid: Field,
+    pub checksum_error: Field,
+    pub parser_error: Field,
+}
+
+/// A loaded v1model pipeline.
+pub struct V1Switch {
+    program: ir::Program,
+    parser: CompiledParser,
+    verify: Vec<Op>,
+    ingress: Vec<Op>,
+    egress: Vec<Op>,
+    compute: Vec<Op>,
+    deparser: Vec<Op>,
+    tables: Vec<TableState>,
+    infos: Vec<TableInfo>,
+    results: Vec<ApplyResult>,
+    externs: V1Externs,
+    std: StdMeta,
+    arena: Vec<u8>,
+    /// Multicast groups: group -> (replication id, port) copies.
+    groups: HashMap<u16, Vec<(u16, u32)>>,
+    /// Multicast nodes by handle: (replication id, ports).
+    nodes: Vec<(u16, Vec<u32>)>,
+    output: Vec<u8>,
+    /// Extern instances by control-plane name.
+    extern_names: HashMap<String, ir::InstanceId>,
+}
+
+impl V1Switch {
+    /// Loads a checked program whose `main` is a `V1Switch`.
+    pub fn load(program: ir::Program) -> Result<V1Switch, LoadError> {
+        let main = program.main.ok_or(LoadError::NoV1Switch)?;
+        let pkg = &program.instances[main.0 as usize];
+        if !matches!(&pkg.of, InstanceOf::Package { name } if name == "V1Switch")
+            || pkg.args.len() != 6
+        {
+            return Err(LoadError::NoV1Switch);
+        }
+        let mut blocks = Vec::with_capacity(6);
+        for (i, a) in pkg.args.iter().enumerate() {
+            let ir::ExprKind::Instance(inst) = a.kind else {
+                return Err(LoadError::BadArgument(i));
+            };
+            let instance = &program.instances[inst.0 as usize];
+            let InstanceOf::Block(b) = instance.of else {
+                return Err(LoadError::BadArgument(i));
+            };
+            blocks.push((b, instance.name.clone()));
+        }
+        let plan = StoragePlan::new(&program)?;
+        let mut layouts = Layouts::new(&program.types);
+        // Headers, metadata and standard_metadata are one copy shared by all
+        // six blocks, after the planned frames.
+        let pblock = &program.blocks[blocks[0].0.0 as usize];
+        let param_ty = |i: usize| pblock.params.get(i).map(|p| p.ty);
+        let (h_ty, m_ty, sm_ty) = match (param_ty(1), param_ty(2), param_ty(3)) {
+            (Some(h), Some(m), Some(s)) => (h, m, s),
+            _ => return Err(LoadError::BadArgument(0)),
+        };
+        let h_at = plan.arena_bytes;
+        let m_at = h_at + layouts.layout(h_ty)?.bytes;
+        let sm_at = m_at + layouts.layout(m_ty)?.bytes;
+        let arena_bytes = sm_at + layouts.layout(sm_ty)?.bytes;
+        let std = std_meta(&program, &mut layouts, sm_ty, sm_at)?;
+        // Which shared copy each block parameter denotes, by position:
+        // (parser: b, h, m, sm), (verify: h, m), (ingress/egress: h, m, sm),
+        // (compute: h, m), (deparser: b, h).
+        let shared: [&[Option<u32>]; 6] = [
+            &[None, Some(h_at), Some(m_at), Some(sm_at)],
+            &[Some(h_at), Some(m_at)],
+            &[Some(h_at), Some(m_at), Some(sm_at)],
+            &[Some(h_at), Some(m_at), Some(sm_at)],
+            &[Some(h_at), Some(m_at)],
+            &[None, Some(h_at)],
+        ];
+        // Tables of every instance in the package, in instance-path order.
+        let mut tables = Vec::new();
+        let mut infos = Vec::new();
+        let mut slots: HashMap<(String, ir::TableId), u32> = HashMap::new();
+        for (b, path) in program.instance_paths() {
+            for &t in &program.blocks[b.0 as usize].tables {
+                let table = &program.tables[t.0 as usize];
+                let state =
+                    TableState::from_ir(&program, table).map_err(|error| LoadError::Compile {
+                        block: path.clone(),
+                        error,
+                    })?;
+                slots.insert((path.clone(), t), tables.len() as u32);
+                infos.push(table_info(&program, table, b, &path));
+                tables.push(state);
+            }
+        }
+        let externs = V1Externs::new(&program, Shared { std });
+        let mut compiled: Vec<Vec<Op>> = Vec::with_capacity(6);
+        let mut parser = None;
+        for (i, (b, path)) in blocks.iter().enumerate() {
+            let block = &program.blocks[b.0 as usize];
+            let frame = plan.instance_frame(path).ok_or(LoadError::Compile {
+                block: path.clone(),
+                error: CompileError::Unsupported("an instance without storage"),
+            })?;
+            let mut vars: HashMap<ir::VarId, u32> = frame
+                .vars
+                .iter()
+                .map(|(v, o)| (*v, frame.base + o))
+                .collect();
+            for (p, at) in block.params.iter().zip(shared[i]) {
+                if let Some(at) = at {
+                    vars.insert(p.var, *at);
+                }
+            }
+            let mut c = Compiler::new(&program, vars);
+            c.tables = slots
+                .iter()
+                .filter(|((p, _), _)| p == path)
+                .map(|((_, t), s)| (*t, *s))
+                .collect();
+            c.externs = Some(&externs);
+            let err = |error| LoadError::Compile {
+                block: path.clone(),
+                error,
+            };
+            if i == 0 {
+                parser = Some(compile_parser(&mut c, block).map_err(err)?);
+                compiled.push(Vec::new());
+            } else {
+                compiled.push(compile_stmts(&mut c, &block.apply).map_err(err)?);
+            }
+        }
+        let mut it = compiled.into_iter().skip(1);
+        let mut next = || it.next().unwrap_or_default();
+        let (verify, ingress, egress, compute, deparser) = (next(), next(), next(), next(), next());
+        let results = vec![ApplyResult::default(); tables.len()];
+        let mut extern_names = HashMap::new();
+        for (b, path) in program.instance_paths() {
+            for &i in &program.blocks[b.0 as usize].instances {
+                extern_names.insert(program.instances[i.0 as usize].cp_name.under(&path), i);
+            }
+        }
+        Ok(V1Switch {
+            parser: parser.ok_or(LoadError::BadArgument(0))?,
+            program,
+            verify,
+            ingress,
+            egress,
+            compute,
+            deparser,
+            tables,
+            infos,
+            results,
+            externs,
+            std,
+            arena: vec![0; arena_bytes as usize],
+            groups: HashMap::new(),
+            nodes: Vec::new(),
+            output: Vec::new(),
+            extern_names,
+        })
+    }
+
+    pub fn program(&self) -> &ir::Program {
+        &self.program
+    }
+
+    /// The tables, by slot.
+    pub fn tables(&self) -> &[TableInfo] {
+        &self.infos
+    }
+
+    /// The contents of the table in `slot`, for the control plane.
+    pub fn table_mut(&mut self, slot: usize) -> Option<&mut TableState> {
+        self.tables.get_mut(slot)
+    }
+
+    fn instance(&self, name: &str) -> Option<ir::InstanceId> {
+        self.extern_names.get(name).copied()
+    }
+
+    /// Packets and bytes counted by indexed counter `name` at `index`.
+    pub fn counter(&self, name: &str, index: usize) -> Option<(u64, u64)> {
+        self.externs.counter(self.instance(name)?, index)
+    }
+
+    /// The value of register `name` at `index`.
+    pub fn register(&self, name: &str, index: usize) -> Option<&Bits> {
+        self.externs.register(self.instance(name)?, index)
+    }
+
+    /// Sets register `name` at `index`; false if there is no such cell.
+    pub fn register_write(&mut self, name: &str, index: usize, value: u64) -> bool {
+        let Some(id) = self.instance(name) else {
+            return false;
+        };
+        match self.externs.register_mut(id, index) {
+            Some(cell) => {
+                *cell = Bits::from_u64(cell.width(), false, value);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Creates multicast group `group` (no members yet).
+    pub fn mc_group_create(&mut self, group: u16) {
+        self.groups.entry(group).or_default();
+    }
+
+    /// Creates a replication node (rid, ports); returns its handle.
+    pub fn mc_node_create(&mut self, rid: u16, ports: Vec<u32>) -> u32 {
+        self.nodes.push((rid, ports));
+        self.nodes.len() as u32 - 1
+    }
+
+    /// Adds node `handle` to `group`; false if either is unknown.
+    pub fn mc_node_associate(&mut self, group: u16, handle: u32) -> bool {
+        let (Some(node), Some(g)) = (self.nodes.get(handle as usize), self.groups.get_mut(&group))
+        else {
+            return false;
+        };
+        g.extend(node.1.iter().map(|p| (node.0, *p)));
+        true
+    }
+
+    /// Runs one packet arriving on `port`; returns the packets sent, as
+    /// (port, bytes), in the order simple_switch sends them.
+    pub fn process(&mut self, port: u32, packet: &[u8]) -> Vec<(u32, Vec<u8>)> {
+        let std = self.std;
+        self.arena.fill(0);
+        std.ingress_port.write(&mut self.arena, port as u64);
+        std.packet_length
+            .write(&mut self.arena, packet.len() as u64);
+        // Parser: an error does not drop; it is recorded in parser_error.
+        let cursor = {
+            let mut env = Env::parsing(&mut self.arena, packet)
+                .with_tables(&self.tables, &mut self.results)
+                .with_externs(&mut self.externs);
+            if let Outcome::Reject(Some(e)) = run_parser(&self.parser, &mut env) {
+                std.parser_error.write(env.arena, e as u64);
+            }
+            env.cursor
+        };
+        let payload = &packet[(cursor / 8).min(packet.len())..];
+        self.run_block(Block::Verify);
+        self.run_block(Block::Ingress);
+        let mcast = std.mcast_grp.read(&self.arena) as u16;
+        let egress_spec = std.egress_spec.read(&self.arena);
+        let copies: Vec<(u16, u32, u64)> = if mcast != 0 {
+            self.groups.get(&mcast).map_or_else(Vec::new, |g| {
+                g.iter().map(|(rid, p)| (*rid, *p, 5)).collect()
+            })
+        } else if egress_spec == DROP_PORT {
+            Vec::new()
+        } else {
+            vec![(0, egress_spec as u32, 0)]
+        };
+        let after_ingress = self.arena.clone();
+        let mut out = Vec::with_capacity(copies.len());
+        for (rid, egress_port, instance_type) in copies {
+            self.arena.copy_from_slice(&after_ingress);
+            std.egress_port.write(&mut self.arena, egress_port as u64);
+            std.egress_rid.write(&mut self.arena, rid as u64);
+            std.instance_type.write(&mut self.arena, instance_type);
+            self.run_block(Block::Egress);
+            if std.egress_spec.read(&self.arena) == DROP_PORT {
+                continue;
+            }
+            self.run_block(Block::Compute);
+            let mut bytes = self.deparse();
+            bytes.extend_from_slice(payload);
+            out.push((egress_port, bytes));
+        }
+        out
+    }
+
+    fn run_block(&mut self, which: Block) {
+        let ops = match which {
+            Block::Verify => &self.verify,
+            Block::Ingress => &self.ingress,
+            Block::Egress => &self.egress,
+            Block::Compute => &self.compute,
+        };
+        let mut env = Env::new(&mut self.arena)
+            .with_tables(&self.tables, &mut self.results)
+            .with_externs(&mut self.externs);
+        run(ops, &mut env);
+    }
+
+    fn deparse(&mut self) -> Vec<u8> {
+        let mut env = Env::deparsing(&mut self.arena, &mut self.output)
+            .with_tables(&self.tables, &mut self.results)
+            .with_externs(&mut self.externs);
+        run(&self.deparser, &mut env);
+        self.output.clone()
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Block {
+    Verify,
+    Ingress,
+    Egress,
+    Compute,
+}
+
+fn std_meta(
+    p: &ir::Program,
+    layouts: &mut Layouts<'_>,
+    sm_ty: janus_p4::types::TyId,
+    at: u32,
+) -> Result<StdMeta, LoadError> {
+    let info = p
+        .types
+        .struct_info(sm_ty)
+        .ok_or(LoadError::BadArgument(0))?;
+    let LayoutKind::Struct { fields } = layouts.layout(sm_ty)?.kind else {
+        return Err(LoadError::BadArgument(0));
+    };
+    let field = |name: &str| -> Field {
+        info.fields
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| Field {
+                bit: at * 8 + fields[i].bit_offset,
+                width: janus_engine::eval::scalar_shape(&p.types, info.fields[i].ty)
+                    .map_or(0, |(w, _)| w),
+            })
+            .unwrap_or_default()
+    };
+    Ok(StdMeta {
+        ingress_port: field("ingress_port"),
+        egress_spec: field("egress_spec"),
+        egress_port: field("egress_port"),
+        instance_type: field("instance_type"),
+        packet_length: field("packet_length"),
+        mcast_grp: field("mcast_grp"),
+        egress_rid: field("egress_rid"),
+        checksum_error: field("checksum_error"),
+        parser_error: field("parser_error"),
+    })
+}
+
+fn table_info(p: &ir::Program, t: &ir::Table, block: ir::BlockId, path: &str) -> TableInfo {
+    let width = |ty| janus_engine::eval::scalar_shape(&p.types, ty).map_or(0, |(w, _)| w);
+    let local = p.blocks[block.0 as usize].actions.clone();
+    TableInfo {
+        name: t.cp_name.under(path),
+        keys: t
+            .keys
+            .iter()
+            .filter(|k| k.match_kind != "selector")
+            .map(|k| KeyInfo {
+                name: k.name.clone(),
+                match_kind: k.match_kind.clone(),
+                width: width(k.expr.ty),
+            })
+            .collect(),
+        actions: t
+            .actions
+            .iter()
+            .map(|a| {
+                let act = &p.actions[a.action.0 as usize];
+                let prefix = if local.contains(&a.action) { path } else { "" };
+                ActionInfo {
+                    name: act.cp_name.under(prefix),
+                    params: act
+                        .params
+                        .iter()
+                        .filter(|x| x.direction == ir::Direction::None)
+                        .map(|x| (x.name.clone(), width(x.ty)))
+                        .collect(),
+                }
+            })
+            .collect(),
+    }
+}

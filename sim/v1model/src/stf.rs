@@ -1,0 +1,1 @@
+//! Running STF packet tests (being written).
