@@ -26,6 +26,9 @@ enum Command {
     /// The P4_16 front end: check, compile, explain diagnostics.
     #[command(subcommand)]
     P4(cmd::p4::P4Command),
+    /// The behavioural model: run STF packet tests.
+    #[command(subcommand)]
+    Sim(cmd::sim::SimCommand),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +37,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Demo => cmd::demo::run(),
         Command::P4(c) => cmd::p4::run(c),
+        Command::Sim(c) => cmd::sim::run(c),
     }
 }
 

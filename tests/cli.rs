@@ -163,3 +163,59 @@ fn demo_runs_the_shipped_programs() {
     assert!(text.contains("l3_router_acl.p4: ok"), "{text}");
     assert!(text.contains("table RouterIngress.ipv4_lpm"), "{text}");
 }
+
+#[test]
+fn sim_test_passes_fails_and_rejects_bad_input() {
+    let program = repo("p4/examples/l3_router_acl.p4");
+    let stf = repo("p4/examples/l3_router_acl.stf");
+    let out = janus(&["sim", "test", &program, &stf]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dir = temp_dir("stf");
+    // A wrong expectation fails, showing both packets.
+    let wrong = std::fs::read_to_string(&stf)
+        .unwrap()
+        .replace("expect 2 0000000000bb", "expect 2 0000000000cc");
+    std::fs::write(dir.join("wrong.stf"), wrong).unwrap();
+    let out = janus(&[
+        "sim",
+        "test",
+        &program,
+        &dir.join("wrong.stf").display().to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("expected 0000000000cc") && text.contains("received 0000000000bb"),
+        "{text}"
+    );
+    // An unknown table and a malformed packet are bad input.
+    std::fs::write(dir.join("table.stf"), "add nosuchtable k:1 a()\n").unwrap();
+    let out = janus(&[
+        "sim",
+        "test",
+        &program,
+        &dir.join("table.stf").display().to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no table `nosuchtable`"));
+    std::fs::write(dir.join("odd.stf"), "packet 1 abc\n").unwrap();
+    let out = janus(&[
+        "sim",
+        "test",
+        &program,
+        &dir.join("odd.stf").display().to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 1, column 10"));
+    // A directory: every X.p4 with an X.stf.
+    let out = janus(&["sim", "test", &repo("p4/examples")]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 passed, 0 failed"));
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -2,3 +2,4 @@
 
 pub mod demo;
 pub mod p4;
+pub mod sim;

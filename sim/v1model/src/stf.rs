@@ -1,1 +1,396 @@
-//! Running STF packet tests (being written).
+//! Running STF packet tests (the dialect of p4c's bmv2 test driver) against
+//! a [`V1Switch`].
+//!
+//! Pass or fail is decided as that driver decides it: only ports named in a
+//! `packet` or `expect` line are observed; for each observed port the
+//! number of packets out must equal the number of `expect` lines, and the
+//! i-th packet must match the i-th pattern. Order across ports is free.
+
+use crate::V1Switch;
+use janus_engine::table::{Entry, FieldMatch, MatchKind};
+use janus_engine::value::Bits;
+use janus_stf::{ActionCall, Command, KeyMatch, Pattern, Stf};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+use thiserror::Error;
+
+/// A command the runner could not carry out: the test is malformed for
+/// this program (a table or field that does not exist, a bad value).
+#[derive(Debug, Error, PartialEq, Eq)]
+#[error("line {line}: {message}")]
+pub struct CommandError {
+    pub line: usize,
+    pub message: String,
+}
+
+/// The outcome of a run.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Packets injected.
+    pub packets: usize,
+    /// Expectations checked.
+    pub expects: usize,
+    /// Everything that did not match, one line each.
+    pub failures: Vec<String>,
+}
+
+impl Report {
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
+}
+
+/// Runs an STF test. `Err` means the test could not be run (a command
+/// names something the program does not have); a failing test is `Ok`
+/// with failures in the report.
+pub fn run(sw: &mut V1Switch, stf: &Stf) -> Result<Report, CommandError> {
+    let observed: BTreeSet<u32> = stf.observed_ports();
+    let mut expected: BTreeMap<u32, Vec<(usize, Option<Pattern>)>> = BTreeMap::new();
+    let mut received: BTreeMap<u32, Vec<Vec<u8>>> = BTreeMap::new();
+    let mut report = Report::default();
+    for cmd in &stf.commands {
+        let line = cmd.line;
+        let fail = |message: String| CommandError { line, message };
+        match &cmd.item {
+            Command::Packet { port, data } => {
+                report.packets += 1;
+                for (p, bytes) in sw.process(*port, data) {
+                    if observed.contains(&p) {
+                        received.entry(p).or_default().push(bytes);
+                    }
+                }
+            }
+            Command::Expect { port, pattern } => {
+                report.expects += 1;
+                expected
+                    .entry(*port)
+                    .or_default()
+                    .push((line, pattern.clone()));
+            }
+            Command::Add {
+                table,
+                priority,
+                keys,
+                action,
+                ..
+            } => {
+                let slot = find_table(sw, table).map_err(fail)?;
+                let entry =
+                    build_entry(sw, slot, priority.unwrap_or(0), keys, action).map_err(fail)?;
+                let state = sw
+                    .table_mut(slot)
+                    .ok_or_else(|| fail(format!("no table `{table}`")))?;
+                state
+                    .insert(entry)
+                    .map_err(|e| fail(format!("cannot add to `{table}`: {e}")))?;
+            }
+            Command::SetDefault { table, action } => {
+                let slot = find_table(sw, table).map_err(fail)?;
+                let (index, args) = build_action(sw, slot, action).map_err(fail)?;
+                if let Some(state) = sw.table_mut(slot) {
+                    state.default = Some((index, args));
+                }
+            }
+            Command::McMgrpCreate { group } => sw.mc_group_create(*group as u16),
+            Command::McNodeCreate { rid, ports } => {
+                sw.mc_node_create(*rid as u16, ports.clone());
+            }
+            Command::McNodeAssociate { group, node } => {
+                if !sw.mc_node_associate(*group as u16, *node) {
+                    return Err(fail(format!("no multicast group {group} or node {node}")));
+                }
+            }
+            Command::RegisterWrite { name, index, value } => {
+                let v = value.to_u64().map_err(|e| fail(e.to_string()))?;
+                if !sw.register_write(name, *index as usize, v) {
+                    return Err(fail(format!("no register cell `{name}`[{index}]")));
+                }
+            }
+            Command::CheckCounter { name, index, check } => {
+                let janus_stf::CounterIndex::Index(i) = index else {
+                    return Err(fail("check_counter by entry name is not supported".into()));
+                };
+                let (packets, bytes) = sw
+                    .counter(name, *i as usize)
+                    .ok_or_else(|| fail(format!("no counter `{name}`")))?;
+                if let Some(c) = check {
+                    let actual = match c.kind {
+                        janus_stf::CounterKind::Packets => packets,
+                        janus_stf::CounterKind::Bytes => bytes,
+                    };
+                    if !c.op.holds(actual, c.value) {
+                        report.failures.push(format!(
+                            "line {line}: counter {name}({i}) is {actual}, expected {} {}",
+                            c.op.as_str(),
+                            c.value
+                        ));
+                    }
+                }
+            }
+            // Accepted and ignored, as the reference driver does.
+            Command::Wait
+            | Command::RemoveAll
+            | Command::NoPacket
+            | Command::CounterRead { .. }
+            | Command::RegisterRead { .. } => {}
+            other => return Err(fail(format!("`{}` is not supported yet", other.keyword()))),
+        }
+    }
+    compare(&observed, &expected, &received, &mut report);
+    Ok(report)
+}
+
+fn compare(
+    observed: &BTreeSet<u32>,
+    expected: &BTreeMap<u32, Vec<(usize, Option<Pattern>)>>,
+    received: &BTreeMap<u32, Vec<Vec<u8>>>,
+    report: &mut Report,
+) {
+    for port in observed {
+        let want = expected.get(port).map_or(&[][..], Vec::as_slice);
+        let got = received.get(port).map_or(&[][..], Vec::as_slice);
+        for (i, (line, pattern)) in want.iter().enumerate() {
+            match (got.get(i), pattern) {
+                (None, _) => report.failures.push(format!(
+                    "port {port}: expected packet {} (line {line}) was not sent",
+                    i + 1
+                )),
+                (Some(p), Some(pat)) if !pat.matches(p) => report.failures.push(format!(
+                    "port {port}: packet {} (line {line}) differs\n  expected {pat}\n  received {}",
+                    i + 1,
+                    hex(p)
+                )),
+                _ => {}
+            }
+        }
+        for (i, p) in got.iter().enumerate().skip(want.len()) {
+            report.failures.push(format!(
+                "port {port}: unexpected packet {}: {}",
+                i + 1,
+                hex(p)
+            ));
+        }
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+/// `name` equals `full`, or is a suffix of it on a `.` boundary.
+fn suffix_of(name: &str, full: &str) -> bool {
+    full == name
+        || full
+            .strip_suffix(name)
+            .is_some_and(|rest| rest.ends_with('.'))
+}
+
+/// Exact control-plane name, else the unique suffix match.
+fn find<'a>(
+    names: impl Iterator<Item = (usize, &'a str)>,
+    name: &str,
+    what: &str,
+) -> Result<usize, String> {
+    let names: Vec<(usize, &str)> = names.collect();
+    if let Some((i, _)) = names.iter().find(|(_, n)| *n == name) {
+        return Ok(*i);
+    }
+    let matches: Vec<&(usize, &str)> = names.iter().filter(|(_, n)| suffix_of(name, n)).collect();
+    match matches.as_slice() {
+        [(i, _)] => Ok(*i),
+        [] => Err(format!("no {what} `{name}`")),
+        many => Err(format!(
+            "{what} `{name}` is ambiguous: {}",
+            many.iter().map(|(_, n)| *n).collect::<Vec<_>>().join(", ")
+        )),
+    }
+}
+
+fn find_table(sw: &V1Switch, name: &str) -> Result<usize, String> {
+    find(
+        sw.tables()
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (i, t.name.as_str())),
+        name,
+        "table",
+    )
+}
+
+fn build_action(
+    sw: &V1Switch,
+    slot: usize,
+    call: &ActionCall,
+) -> Result<(usize, Vec<Bits>), String> {
+    let info = &sw.tables()[slot];
+    let index = find(
+        info.actions
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (i, a.name.as_str())),
+        &call.name,
+        "action",
+    )?;
+    let action = &info.actions[index];
+    let mut args = Vec::with_capacity(action.params.len());
+    for (name, width) in &action.params {
+        let arg = call
+            .args
+            .iter()
+            .find(|a| &a.name == name)
+            .ok_or_else(|| format!("action `{}` needs an argument `{name}`", call.name))?;
+        let bytes = arg
+            .value
+            .to_be_bytes(*width)
+            .map_err(|e| format!("argument `{name}`: {e}"))?;
+        args.push(Bits::from_be_bytes(*width, false, &bytes));
+    }
+    if let Some(extra) = call
+        .args
+        .iter()
+        .find(|a| !action.params.iter().any(|(n, _)| *n == a.name))
+    {
+        return Err(format!(
+            "action `{}` has no parameter `{}`",
+            call.name, extra.name
+        ));
+    }
+    Ok((index, args))
+}
+
+fn build_entry(
+    sw: &V1Switch,
+    slot: usize,
+    priority: u64,
+    keys: &[KeyMatch],
+    action: &ActionCall,
+) -> Result<Entry, String> {
+    let info = &sw.tables()[slot];
+    let mut fields = Vec::with_capacity(info.keys.len());
+    for k in &info.keys {
+        let w = k.width;
+        let written = keys
+            .iter()
+            .find(|m| key_name(&m.field) == k.name)
+            .or_else(|| {
+                keys.iter()
+                    .find(|m| suffix_of(&key_name(&m.field), &k.name))
+            });
+        let kind = MatchKind::from_p4(&k.match_kind)
+            .ok_or_else(|| format!("match kind `{}` cannot be written in STF", k.match_kind))?;
+        let bits = |bytes: &[u8]| Bits::from_be_bytes(w, false, bytes);
+        fields.push(match (kind, written) {
+            (MatchKind::Exact, None) => FieldMatch::Exact(Bits::zero(w, false)),
+            (MatchKind::Ternary, None) => FieldMatch::Ternary {
+                value: Bits::zero(w, false),
+                mask: Bits::zero(w, false),
+            },
+            (MatchKind::Lpm, None) => FieldMatch::Lpm {
+                value: Bits::zero(w, false),
+                len: 0,
+            },
+            (MatchKind::Optional, None) => FieldMatch::Optional(None),
+            (MatchKind::Range, None) => FieldMatch::Range {
+                lo: Bits::zero(w, false),
+                hi: Bits::zero(w, false).not(),
+            },
+            (MatchKind::Exact, Some(m)) => FieldMatch::Exact(bits(
+                &m.value
+                    .exact(w)
+                    .map_err(|e| format!("key `{}`: {e}", m.field))?,
+            )),
+            (MatchKind::Optional, Some(m)) => FieldMatch::Optional(Some(bits(
+                &m.value
+                    .exact(w)
+                    .map_err(|e| format!("key `{}`: {e}", m.field))?,
+            ))),
+            (MatchKind::Ternary, Some(m)) => {
+                let t = m
+                    .value
+                    .ternary(w)
+                    .map_err(|e| format!("key `{}`: {e}", m.field))?;
+                FieldMatch::Ternary {
+                    value: bits(&t.value),
+                    mask: bits(&t.mask),
+                }
+            }
+            (MatchKind::Lpm, Some(m)) => {
+                let l = m
+                    .value
+                    .lpm(w)
+                    .map_err(|e| format!("key `{}`: {e}", m.field))?;
+                FieldMatch::Lpm {
+                    value: bits(&l.value),
+                    len: l.prefix_len,
+                }
+            }
+            (MatchKind::Range, Some(m)) => {
+                return Err(format!(
+                    "key `{}`: a range cannot be written in STF",
+                    m.field
+                ));
+            }
+        });
+    }
+    for m in keys {
+        let name = key_name(&m.field);
+        if !info
+            .keys
+            .iter()
+            .any(|k| k.name == name || suffix_of(&name, &k.name))
+        {
+            return Err(format!("table `{}` has no key `{}`", info.name, m.field));
+        }
+    }
+    let (index, args) = build_action(sw, slot, action)?;
+    let priority = i64::try_from(priority).map_err(|_| "priority too large".to_string())?;
+    Ok(Entry {
+        key: fields,
+        priority,
+        action: index,
+        args,
+    })
+}
+
+/// `hdr.stk$1.f` is written for `hdr.stk[1].f`.
+fn key_name(field: &str) -> String {
+    let mut out = String::with_capacity(field.len() + 2);
+    let mut chars = field.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '$' && chars.peek().is_some_and(|d| d.is_ascii_digit()) {
+            out.push('[');
+            while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                out.push(*d);
+                chars.next();
+            }
+            out.push(']');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_resolve_exactly_then_by_suffix() {
+        assert!(suffix_of("ipv4_lpm", "MyIngress.ipv4_lpm"));
+        assert!(!suffix_of("pv4_lpm", "MyIngress.ipv4_lpm"));
+        let names = [(0, "I.a.t"), (1, "I.b.t"), (2, "E.u")];
+        assert_eq!(find(names.iter().copied(), "u", "table"), Ok(2));
+        assert_eq!(find(names.iter().copied(), "a.t", "table"), Ok(0));
+        assert!(
+            find(names.iter().copied(), "t", "table")
+                .unwrap_err()
+                .contains("ambiguous")
+        );
+        assert_eq!(key_name("hdr.stk$1.f"), "hdr.stk[1].f");
+    }
+}
