@@ -398,6 +398,8 @@ pub struct Compiler<'a> {
     pub tables: HashMap<ir::TableId, u32>,
     /// The architecture's extern ids; without one, extern calls do not compile.
     pub externs: Option<&'a dyn crate::externs::ExternResolver>,
+    /// While compiling a function body: where `return e` puts its value.
+    pub return_place: Option<Place>,
 }
 
 impl<'a> Compiler<'a> {
@@ -408,6 +410,7 @@ impl<'a> Compiler<'a> {
             vars,
             tables: HashMap::new(),
             externs: None,
+            return_place: None,
         }
     }
 

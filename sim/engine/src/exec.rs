@@ -223,7 +223,19 @@ fn compile_stmt(c: &mut Compiler<'_>, s: &ir::Stmt, out: &mut Vec<Op>) -> Result
         StmtKind::Block(b) => out.push(Op::Seq(compile_stmts(c, b)?)),
         StmtKind::Exit => out.push(Op::Exit),
         StmtKind::Return(None) => out.push(Op::Return),
-        StmtKind::Return(Some(_)) => return Err(CompileError::Unsupported("functions")),
+        StmtKind::Return(Some(e)) => {
+            let place = c.return_place.clone().ok_or(CompileError::Unsupported(
+                "`return` with a value outside a function",
+            ))?;
+            if !is_scalar(c, e.ty) {
+                return Err(CompileError::Unsupported(
+                    "functions returning composite values",
+                ));
+            }
+            let value = guarded(c, e, out)?;
+            out.push(Op::Store { place, value });
+            out.push(Op::Return);
+        }
         StmtKind::Break => out.push(Op::Break),
         StmtKind::Continue => out.push(Op::LoopContinue),
         StmtKind::Switch(subject, cases) => {
@@ -279,6 +291,12 @@ fn assign(
     rhs: &ir::Expr,
     out: &mut Vec<Op>,
 ) -> Result<(), CompileError> {
+    if let ExprKind::Call(Callee::Function(f), args) = &rhs.kind {
+        // `x = f(...)`: the function's `return` writes x.
+        let result = c.place(lhs)?;
+        out.push(function_call(c, *f, args, Some(result))?);
+        return Ok(());
+    }
     if let ExprKind::Call(
         callee @ (Callee::ExternFunction { .. } | Callee::ExternMethod { .. }),
         args,
@@ -452,7 +470,10 @@ fn call(c: &mut Compiler<'_>, e: &ir::Expr, out: &mut Vec<Op>) -> Result<(), Com
             out.push(extern_call(c, callee, args, None)?);
             Ok(())
         }
-        Callee::Function(_) => Err(CompileError::Unsupported("functions")),
+        Callee::Function(f) => {
+            out.push(function_call(c, *f, args, None)?);
+            Ok(())
+        }
         Callee::BlockApply(_) => Err(CompileError::Unsupported("nested apply")),
     }
 }
@@ -736,6 +757,44 @@ fn builtin(
 
 /// A direct call `a(args)`: arguments are copied into the parameters,
 /// the body runs, `out`/`inout` parameters are copied back.
+/// A function call: arguments copied into the function's parameters, the
+/// body compiled here (P4 has no recursion), `return e` writing `result`.
+fn function_call(
+    c: &mut Compiler<'_>,
+    f: ir::FunctionId,
+    args: &[Option<ir::Expr>],
+    result: Option<Place>,
+) -> Result<Op, CompileError> {
+    let func = &c.program.functions[f.0 as usize];
+    let mut copy_in = Vec::new();
+    let mut copy_out = Vec::new();
+    for (p, arg) in func.params.iter().zip(args) {
+        let Some(arg) = arg else { continue };
+        let param = ir::Expr {
+            ty: p.ty,
+            kind: ExprKind::Var(p.var),
+            span: arg.span,
+        };
+        match p.direction {
+            Direction::Out => zero(c, &param, &mut copy_in)?,
+            _ => assign(c, &param, arg, &mut copy_in)?,
+        }
+        if matches!(p.direction, Direction::Out | Direction::InOut)
+            && !matches!(arg.kind, ExprKind::DontCare)
+        {
+            assign(c, arg, &param, &mut copy_out)?;
+        }
+    }
+    let saved = std::mem::replace(&mut c.return_place, result);
+    let body = compile_stmts(c, &func.body);
+    c.return_place = saved;
+    Ok(Op::CallAction {
+        copy_in,
+        body: body?,
+        copy_out,
+    })
+}
+
 fn action_call(
     c: &mut Compiler<'_>,
     a: ir::ActionId,

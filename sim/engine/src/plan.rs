@@ -106,6 +106,16 @@ impl StoragePlan {
         })
     }
 
+    /// Where the variables of functions and top-level actions live: every
+    /// block may call them, so every block's compiler needs these.
+    pub fn shared_vars(&self) -> HashMap<VarId, u32> {
+        self.frames
+            .iter()
+            .filter(|f| matches!(f.owner, FrameOwner::Function(_) | FrameOwner::Action(_)))
+            .flat_map(|f| f.vars.iter().map(move |(v, off)| (*v, f.base + off)))
+            .collect()
+    }
+
     /// The frame of the block instance at `path`.
     pub fn instance_frame(&self, path: &str) -> Option<&Frame> {
         self.frames

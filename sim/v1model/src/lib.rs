@@ -192,11 +192,8 @@ impl V1Switch {
                 block: path.clone(),
                 error: CompileError::Unsupported("an instance without storage"),
             })?;
-            let mut vars: HashMap<ir::VarId, u32> = frame
-                .vars
-                .iter()
-                .map(|(v, o)| (*v, frame.base + o))
-                .collect();
+            let mut vars = plan.shared_vars();
+            vars.extend(frame.vars.iter().map(|(v, o)| (*v, frame.base + o)));
             for (p, at) in block.params.iter().zip(shared[i]) {
                 if let Some(at) = at {
                     vars.insert(p.var, *at);

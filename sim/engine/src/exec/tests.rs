@@ -375,3 +375,48 @@ fn extern_calls_go_through_the_architecture() {
     let err = compile_stmts(&mut c, &program.blocks[1].apply).unwrap_err();
     assert_eq!(err, CompileError::UnknownExtern("unknown_fn".into()));
 }
+
+#[test]
+fn functions_return_values_and_copy_out() {
+    let program = program(
+        r#"
+        #include <core.p4>
+        bit<8> add3(in bit<8> x) { return x + 3; }
+        void bump(inout bit<8> y) { y = y + 1; }
+        bit<8> larger(in bit<8> a, in bit<8> b) {
+            if (a > b) { return a; }
+            return b;
+        }
+        control C(inout bit<8> a, inout bit<8> b, inout bit<8> c) {
+            apply {
+                b = add3(a);
+                bump(b);
+                c = larger(a, 8w9);
+            }
+        }
+    "#,
+    );
+    let plan = StoragePlan::new(&program).expect("plan");
+    let frame = plan.instance_frame("C").expect("frame");
+    let mut vars = plan.shared_vars();
+    vars.extend(frame.vars.iter().map(|(v, off)| (*v, frame.base + off)));
+    let block = program.blocks.iter().find(|b| b.name == "C").unwrap();
+    let ops =
+        compile_stmts(&mut Compiler::new(&program, vars.clone()), &block.apply).expect("compiles");
+    let bit = |i: usize| (vars[&block.params[i].var] * 8) as usize;
+    for (a, want_b, want_c) in [(1u64, 5u64, 9u64), (20, 24, 20)] {
+        let mut arena = vec![0u8; plan.arena_bytes as usize];
+        Bits::from_u64(8, false, a).write_bits(&mut arena, bit(0));
+        run(&ops, &mut Env::new(&mut arena));
+        assert_eq!(
+            Bits::read_bits(&arena, bit(1), 8, false).as_u64_truncated(),
+            want_b,
+            "a = {a}"
+        );
+        assert_eq!(
+            Bits::read_bits(&arena, bit(2), 8, false).as_u64_truncated(),
+            want_c,
+            "a = {a}"
+        );
+    }
+}
