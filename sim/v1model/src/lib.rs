@@ -117,6 +117,8 @@ pub struct V1Switch {
     output: Vec<u8>,
     /// Extern instances by control-plane name.
     extern_names: HashMap<String, ir::InstanceId>,
+    /// The packet state after ingress, kept while egress runs per copy.
+    after_ingress: Vec<u8>,
 }
 
 impl V1Switch {
@@ -245,6 +247,7 @@ impl V1Switch {
             nodes: Vec::new(),
             output: Vec::new(),
             extern_names,
+            after_ingress: vec![0; arena_bytes as usize],
         })
     }
 
@@ -343,10 +346,10 @@ impl V1Switch {
         } else {
             vec![(0, egress_spec as u32, 0)]
         };
-        let after_ingress = self.arena.clone();
+        self.after_ingress.copy_from_slice(&self.arena);
         let mut out = Vec::with_capacity(copies.len());
         for (rid, egress_port, instance_type) in copies {
-            self.arena.copy_from_slice(&after_ingress);
+            self.arena.copy_from_slice(&self.after_ingress);
             std.egress_port.write(&mut self.arena, egress_port as u64);
             std.egress_rid.write(&mut self.arena, rid as u64);
             std.instance_type.write(&mut self.arena, instance_type);
