@@ -400,6 +400,19 @@ pub struct Compiler<'a> {
     pub externs: Option<&'a dyn crate::externs::ExternResolver>,
     /// While compiling a function body: where `return e` puts its value.
     pub return_place: Option<Place>,
+    /// Where this frame sits in the instance tree, so that nested
+    /// `inst.apply(...)` calls can be compiled against the child's frame.
+    pub instances: Option<InstanceCtx<'a>>,
+}
+
+/// The instance tree, for compiling nested applies.
+#[derive(Clone)]
+pub struct InstanceCtx<'a> {
+    pub plan: &'a crate::plan::StoragePlan,
+    /// The control-plane path of the instance being compiled.
+    pub path: String,
+    /// Table slots by (instance path, table).
+    pub table_slots: &'a HashMap<(String, ir::TableId), u32>,
 }
 
 impl<'a> Compiler<'a> {
@@ -411,6 +424,7 @@ impl<'a> Compiler<'a> {
             tables: HashMap::new(),
             externs: None,
             return_place: None,
+            instances: None,
         }
     }
 

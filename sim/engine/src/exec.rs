@@ -33,6 +33,10 @@ pub enum Flow {
     Reject(u32),
 }
 
+/// [`Flow::Reject`] of a `transition reject` in a sub-parser: the caller
+/// rejects too, with no error.
+pub const REJECT_WITHOUT_ERROR: u32 = u32::MAX;
+
 /// The `error` members the packet operations raise, by index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct ParserErrors {
@@ -164,6 +168,13 @@ pub enum Op {
     Emit {
         header: Place,
         shape: HeaderShape,
+    },
+    /// A sub-parser: it continues at the caller's position in the packet;
+    /// its errors are the caller's.
+    SubParser {
+        copy_in: Vec<Op>,
+        parser: Box<crate::parser::CompiledParser>,
+        copy_out: Vec<Op>,
     },
     /// An extern call the architecture implements (see [`crate::externs`]).
     Extern {
@@ -474,7 +485,10 @@ fn call(c: &mut Compiler<'_>, e: &ir::Expr, out: &mut Vec<Op>) -> Result<(), Com
             out.push(function_call(c, *f, args, None)?);
             Ok(())
         }
-        Callee::BlockApply(_) => Err(CompileError::Unsupported("nested apply")),
+        Callee::BlockApply(receiver) => {
+            out.push(nested_apply(c, receiver, args)?);
+            Ok(())
+        }
     }
 }
 
@@ -795,6 +809,96 @@ fn function_call(
     })
 }
 
+/// `inst.apply(args)` of a parser or control instantiated in this block:
+/// the child's body, compiled against its own frame, between copies of the
+/// arguments into its parameters and back out.
+fn nested_apply(
+    c: &mut Compiler<'_>,
+    receiver: &ir::Expr,
+    args: &[Option<ir::Expr>],
+) -> Result<Op, CompileError> {
+    let ExprKind::Instance(inst) = receiver.kind else {
+        return Err(CompileError::Unsupported(
+            "apply of a parser or control passed as a parameter",
+        ));
+    };
+    let ctx = c.instances.clone().ok_or(CompileError::Unsupported(
+        "nested apply without the instance tree",
+    ))?;
+    let program = c.program;
+    let instance = &program.instances[inst.0 as usize];
+    let ir::InstanceOf::Block(b) = instance.of else {
+        return Err(CompileError::Unsupported("apply of a non-block instance"));
+    };
+    let block = &program.blocks[b.0 as usize];
+    let path = format!("{}.{}", ctx.path, instance.name);
+    let frame = ctx
+        .plan
+        .instance_frame(&path)
+        .ok_or(CompileError::Unsupported(
+            "a nested instance without storage",
+        ))?;
+    let mut vars = ctx.plan.shared_vars();
+    vars.extend(frame.vars.iter().map(|(v, off)| (*v, frame.base + off)));
+    let mut child = Compiler::new(program, vars);
+    child.externs = c.externs;
+    child.tables = ctx
+        .table_slots
+        .iter()
+        .filter(|((p, _), _)| *p == path)
+        .map(|((_, t), s)| (*t, *s))
+        .collect();
+    child.instances = Some(crate::eval::InstanceCtx {
+        path: path.clone(),
+        ..ctx
+    });
+    // Arguments go in through the caller's compiler, into the child's
+    // parameter slots (which both can address: the arena is shared).
+    let mut copy_in = Vec::new();
+    let mut copy_out = Vec::new();
+    for (p, arg) in block.params.iter().zip(args) {
+        let Some(arg) = arg else { continue };
+        if is_packet_in(&program.types, p.ty) || is_packet_out(&program.types, p.ty) {
+            continue;
+        }
+        let param = ir::Expr {
+            ty: p.ty,
+            kind: ExprKind::Var(p.var),
+            span: arg.span,
+        };
+        let slot = *child
+            .vars
+            .get(&p.var)
+            .ok_or(CompileError::NoStorage(p.name.clone()))?;
+        c.vars.insert(p.var, slot);
+        match p.direction {
+            Direction::Out => zero(c, &param, &mut copy_in)?,
+            _ => assign(c, &param, arg, &mut copy_in)?,
+        }
+        if matches!(p.direction, Direction::Out | Direction::InOut) {
+            assign(c, arg, &param, &mut copy_out)?;
+        }
+    }
+    match block.kind {
+        ir::BlockKind::Control => {
+            let body = compile_stmts(&mut child, &block.apply)?;
+            Ok(Op::CallAction {
+                copy_in,
+                body,
+                copy_out,
+            })
+        }
+        ir::BlockKind::Parser => {
+            let parser = crate::parser::compile_parser(&mut child, block)?;
+            Ok(Op::SubParser {
+                copy_in,
+                parser: Box::new(parser),
+                copy_out,
+            })
+        }
+    }
+}
+
 fn action_call(
     c: &mut Compiler<'_>,
     a: ir::ActionId,
@@ -1112,6 +1216,19 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
             keys,
             actions,
         } => return apply(env, *slot, keys, actions),
+        Op::SubParser {
+            copy_in,
+            parser,
+            copy_out,
+        } => {
+            run(copy_in, env);
+            match crate::parser::run_parser(parser, env) {
+                crate::parser::Outcome::Accept => {}
+                crate::parser::Outcome::Reject(Some(e)) => return Flow::Reject(e),
+                crate::parser::Outcome::Reject(None) => return Flow::Reject(REJECT_WITHOUT_ERROR),
+            }
+            run(copy_out, env);
+        }
         Op::Extern { id, args, result } => {
             // The handler needs the environment too: lend it out for the call.
             let Some(handler) = env.externs.take() else {

@@ -170,7 +170,9 @@ pub fn run_parser(p: &CompiledParser, env: &mut Env<'_>) -> Outcome {
             return Outcome::Reject(None);
         };
         match run(&s.ops, env) {
-            Flow::Reject(e) => return Outcome::Reject(Some(e)),
+            Flow::Reject(e) => {
+                return Outcome::Reject((e != crate::exec::REJECT_WITHOUT_ERROR).then_some(e));
+            }
             Flow::Exit | Flow::Return => return Outcome::Reject(None),
             Flow::Continue | Flow::Break | Flow::LoopContinue => {}
         }

@@ -208,6 +208,11 @@ impl V1Switch {
                 .map(|((_, t), s)| (*t, *s))
                 .collect();
             c.externs = Some(&externs);
+            c.instances = Some(janus_engine::eval::InstanceCtx {
+                plan: &plan,
+                path: path.clone(),
+                table_slots: &slots,
+            });
             let err = |error| LoadError::Compile {
                 block: path.clone(),
                 error,

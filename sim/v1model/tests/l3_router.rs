@@ -191,3 +191,67 @@ fn counters_and_registers_by_name() {
     );
     assert_eq!(sw.counter("I.nope", 0), None);
 }
+
+#[test]
+fn nested_parsers_and_controls_with_their_own_tables() {
+    let src = r#"
+        #include <core.p4>
+        #include <v1model.p4>
+        header a_t { bit<8> kind; bit<8> v; }
+        header b_t { bit<16> w; }
+        struct hs { a_t a; b_t b; }
+        struct m_t { bit<8> seen; }
+        parser Sub(packet_in p, inout hs h) {
+            state start { p.extract(h.b); transition accept; }
+        }
+        parser P(packet_in p, out hs h, inout m_t m, inout standard_metadata_t sm) {
+            Sub() sub;
+            state start {
+                p.extract(h.a);
+                transition select(h.a.kind) { 1: more; default: accept; }
+            }
+            state more { sub.apply(p, h); transition accept; }
+        }
+        control Bump(inout bit<8> x, in bit<8> by) {
+            action add(bit<8> k) { x = x + k; }
+            table t { key = { by: exact; } actions = { add; NoAction; } default_action = NoAction(); }
+            apply { t.apply(); }
+        }
+        control I(inout hs h, inout m_t m, inout standard_metadata_t sm) {
+            Bump() first;
+            Bump() second;
+            apply {
+                first.apply(h.a.v, 8w1);
+                second.apply(h.a.v, 8w2);
+                sm.egress_spec = 3;
+            }
+        }
+        control E(inout hs h, inout m_t m, inout standard_metadata_t sm) { apply { } }
+        control C(inout hs h, inout m_t m) { apply { } }
+        control D(packet_out p, in hs h) { apply { p.emit(h.a); p.emit(h.b); } }
+        V1Switch(P(), C(), I(), E(), C(), D()) main;
+    "#;
+    let c = janus_p4::driver::compile_source("nested.p4", src.into(), &Default::default());
+    assert!(!c.has_errors(), "{}", c.render(false));
+    let mut sw = V1Switch::load(c.ir.unwrap()).expect("loads");
+    let names: Vec<&str> = sw.tables().iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["I.first.t", "I.second.t"]);
+    // first adds 10 when its key is 1; second adds 100 when its key is 2.
+    for (slot, key, k) in [(0usize, 1u64, 10u64), (1, 2, 100)] {
+        sw.table_mut(slot)
+            .unwrap()
+            .insert(Entry {
+                key: vec![FieldMatch::Exact(Bits::from_u64(8, false, key))],
+                priority: 0,
+                action: 0,
+                args: vec![Bits::from_u64(8, false, k)],
+            })
+            .unwrap();
+    }
+    // kind 1: the sub-parser extracts b too; v = 5 + 10 + 100.
+    let out = sw.process(0, &[1, 5, 0xab, 0xcd, 0xee]);
+    assert_eq!(out, vec![(3, vec![1, 115, 0xab, 0xcd, 0xee])]);
+    // kind 2: no b; v = 7 + 110.
+    let out = sw.process(0, &[2, 7, 0xee]);
+    assert_eq!(out, vec![(3, vec![2, 117, 0xee])]);
+}
