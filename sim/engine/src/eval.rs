@@ -196,6 +196,28 @@ pub enum Node {
     TableHit(u32),
     TableMiss(u32),
     ActionRun(u32),
+    /// Equality of two composite values (headers, unions, structs, stacks)
+    /// by the parts listed in `units` (bit offsets within the values).
+    Equal {
+        a: Box<Place>,
+        b: Box<Place>,
+        units: Vec<EqUnit>,
+    },
+}
+
+/// A part compared by [`Node::Equal`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum EqUnit {
+    Scalar {
+        bit: u32,
+        width: u32,
+    },
+    /// Equal when both invalid, or both valid with equal wire bits.
+    Header {
+        bit: u32,
+        wire_bits: u32,
+        valid_bit: u32,
+    },
 }
 
 impl Node {
@@ -254,6 +276,12 @@ impl Node {
                 }
             }
             Node::PacketLength => Bits::from_u64(32, false, env.input.len() as u64),
+            Node::Equal { a, b, units } => {
+                let (Some(x), Some(y)) = (a.resolve(env), b.resolve(env)) else {
+                    return Bits::from_bool(false);
+                };
+                Bits::from_bool(units.iter().all(|u| unit_equal(env.arena, x, y, u)))
+            }
             Node::TableHit(slot) => {
                 Bits::from_bool(env.results.get(*slot as usize).is_some_and(|r| r.hit))
             }
@@ -267,6 +295,38 @@ impl Node {
                     .get(*slot as usize)
                     .map_or(u32::MAX, |r| r.action) as u64,
             ),
+        }
+    }
+}
+
+fn unit_equal(arena: &[u8], x: u32, y: u32, u: &EqUnit) -> bool {
+    let bits = |at: u32, width: u32| Bits::read_bits(arena, at as usize, width, false);
+    match *u {
+        EqUnit::Scalar { bit, width } => bits(x + bit, width) == bits(y + bit, width),
+        EqUnit::Header {
+            bit,
+            wire_bits,
+            valid_bit,
+        } => {
+            let (vx, vy) = (
+                arena[((x + bit + valid_bit) / 8) as usize] != 0,
+                arena[((y + bit + valid_bit) / 8) as usize] != 0,
+            );
+            if vx != vy {
+                return false;
+            }
+            if !vx {
+                return true;
+            }
+            let mut off = 0;
+            while off < wire_bits {
+                let w = (wire_bits - off).min(64);
+                if bits(x + bit + off, w) != bits(y + bit + off, w) {
+                    return false;
+                }
+                off += w;
+            }
+            true
         }
     }
 }
@@ -336,7 +396,8 @@ pub fn lookahead_bits(n: &Node) -> u32 {
             Place::Indexed { index, .. } => lookahead_bits(index),
             _ => 0,
         },
-        Node::Const(_)
+        Node::Equal { .. }
+        | Node::Const(_)
         | Node::PacketLength
         | Node::TableHit(_)
         | Node::TableMiss(_)
@@ -571,6 +632,16 @@ impl<'a> Compiler<'a> {
                 })
             }
             ExprKind::Unary(op, a) => Ok(Node::Unary(*op, Box::new(self.node(a)?))),
+            ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b)
+                if scalar_shape(types, a.ty).is_none() =>
+            {
+                let eq = self.composite_eq(a, b)?;
+                Ok(if *op == BinOp::Eq {
+                    eq
+                } else {
+                    Node::Unary(UnOp::Not, Box::new(eq))
+                })
+            }
             ExprKind::Binary(op, a, b) => Ok(Node::Binary(
                 *op,
                 Box::new(self.node(a)?),
@@ -642,6 +713,61 @@ impl<'a> Compiler<'a> {
                 "a table result of something other than apply",
             )),
         }
+    }
+
+    /// `a == b` for composite values: `x == {#}` tests invalidity; otherwise
+    /// the parts are compared as P4 defines equality.
+    fn composite_eq(&mut self, a: &ir::Expr, b: &ir::Expr) -> Result<Node, CompileError> {
+        let (a, b) = if matches!(a.kind, ExprKind::InvalidHeader) {
+            (b, a)
+        } else {
+            (a, b)
+        };
+        if matches!(b.kind, ExprKind::InvalidHeader) {
+            let valid = self.validity(a)?;
+            return Ok(Node::Unary(UnOp::Not, Box::new(valid)));
+        }
+        let mut units = Vec::new();
+        self.eq_units(a.ty, 0, &mut units)?;
+        Ok(Node::Equal {
+            a: Box::new(self.place(a)?),
+            b: Box::new(self.place(b)?),
+            units,
+        })
+    }
+
+    fn eq_units(&mut self, ty: TyId, at: u32, out: &mut Vec<EqUnit>) -> Result<(), CompileError> {
+        if let Some((width, _)) = scalar_shape(&self.program.types, ty) {
+            out.push(EqUnit::Scalar { bit: at, width });
+            return Ok(());
+        }
+        match self.layouts.layout(ty)?.kind {
+            LayoutKind::Header {
+                wire_bits,
+                valid_bit_offset,
+                ..
+            } => out.push(EqUnit::Header {
+                bit: at,
+                wire_bits,
+                valid_bit: valid_bit_offset,
+            }),
+            LayoutKind::Struct { fields } | LayoutKind::Union { members: fields } => {
+                for f in fields {
+                    self.eq_units(f.ty, at + f.bit_offset, out)?;
+                }
+            }
+            LayoutKind::Stack {
+                elem, size, stride, ..
+            } => {
+                for i in 0..size {
+                    self.eq_units(elem, at + i * stride, out)?;
+                }
+            }
+            LayoutKind::Scalar { .. } | LayoutKind::Varbit { .. } => {
+                return Err(CompileError::Unsupported("comparing this type"));
+            }
+        }
+        Ok(())
     }
 
     /// `h.isValid()`: a header's validity byte, or any member's for a union.

@@ -420,3 +420,82 @@ fn functions_return_values_and_copy_out() {
         );
     }
 }
+
+#[test]
+fn composite_equality_compares_validity_and_fields() {
+    let program = program(
+        r#"
+        #include <core.p4>
+        header h_t { bit<8> a; bit<16> b; }
+        struct s_t { h_t h; bit<8> x; }
+        control C(inout s_t p, inout s_t q, inout bit<8> r) {
+            apply {
+                r = 0;
+                if (p.h == q.h) { r = r | 1; }
+                if (p == q) { r = r | 2; }
+                if (p.h == {#}) { r = r | 4; }
+                if (p.h != q.h) { r = r | 8; }
+            }
+        }
+    "#,
+    );
+    let plan = StoragePlan::new(&program).expect("plan");
+    let frame = plan.instance_frame("C").expect("frame");
+    let mut vars = plan.shared_vars();
+    vars.extend(frame.vars.iter().map(|(v, off)| (*v, frame.base + off)));
+    let block = program.blocks.iter().find(|b| b.name == "C").unwrap();
+    let ops =
+        compile_stmts(&mut Compiler::new(&program, vars.clone()), &block.apply).expect("compiles");
+    let at = |i: usize| (vars[&block.params[i].var] * 8) as usize;
+    // Fields are written where the compiler places them.
+    let field = |param: usize, path: &[&str]| {
+        let name = &program.vars[block.params[param].var.0 as usize].name;
+        let e = path_expr(&program, name, path);
+        let mut c = Compiler::new(&program, vars.clone());
+        c.place(&e).expect("place")
+    };
+    let set = |arena: &mut Vec<u8>, param: usize, path: &[&str], width: u32, v: u64| {
+        let bit = field(param, path).resolve(&Env::new(arena)).expect("fixed");
+        Bits::from_u64(width, false, v).write_bits(arena, bit as usize);
+    };
+    let h = path_expr(
+        &program,
+        &program.vars[block.params[0].var.0 as usize].name,
+        &["h"],
+    );
+    let crate::layout::LayoutKind::Header {
+        valid_bit_offset, ..
+    } = crate::layout::Layouts::new(&program.types)
+        .layout(h.ty)
+        .expect("layout")
+        .kind
+    else {
+        panic!("h is a header")
+    };
+    let set_valid = |arena: &mut Vec<u8>, param: usize, valid: bool| {
+        let bit = field(param, &["h"])
+            .resolve(&Env::new(arena))
+            .expect("fixed");
+        arena[(bit + valid_bit_offset) as usize / 8] = valid as u8;
+    };
+    // (p.h valid, p.h.a, q.h valid, q.h.a, p.x, q.x) -> r
+    let cases = [
+        ((false, 1, false, 2, 5, 5), 1 | 2 | 4), // both invalid: equal despite fields
+        ((true, 1, false, 1, 5, 5), 8),          // validity differs
+        ((true, 1, true, 1, 5, 5), 1 | 2),       // same fields
+        ((true, 1, true, 2, 5, 5), 8),           // a field differs
+        ((true, 1, true, 1, 5, 6), 1),           // headers equal, structs not
+    ];
+    for ((pv, pa, qv, qa, px, qx), want) in cases {
+        let mut arena = vec![0u8; plan.arena_bytes as usize];
+        set(&mut arena, 0, &["h", "a"], 8, pa);
+        set(&mut arena, 1, &["h", "a"], 8, qa);
+        set(&mut arena, 0, &["x"], 8, px);
+        set(&mut arena, 1, &["x"], 8, qx);
+        set_valid(&mut arena, 0, pv);
+        set_valid(&mut arena, 1, qv);
+        run(&ops, &mut Env::new(&mut arena));
+        let r = Bits::read_bits(&arena, at(2), 8, false).as_u64_truncated();
+        assert_eq!(r, want, "case p=({pv},{pa},{px}) q=({qv},{qa},{qx})");
+    }
+}
