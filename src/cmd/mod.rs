@@ -3,3 +3,4 @@
 pub mod demo;
 pub mod p4;
 pub mod sim;
+pub mod sim_run;

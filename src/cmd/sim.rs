@@ -4,6 +4,7 @@
 //! it fails (with what differed), 2 when the inputs are bad (the program or
 //! test does not compile or load). `janus sim test DIR` runs every `X.p4`
 //! that has an `X.stf` beside it and prints `N passed, N failed`.
+//! `janus sim run` (in [`super::sim_run`]) runs captures through a program.
 
 use clap::Subcommand;
 use janus_p4::driver::{Options, compile_file};
@@ -22,6 +23,24 @@ pub enum SimCommand {
         #[arg(short = 'I', value_name = "DIR")]
         include: Vec<PathBuf>,
     },
+    /// Run pcap/pcapng captures through a program; one pcap per output port.
+    Run {
+        /// The P4 program (v1model).
+        program: PathBuf,
+        /// `PORT=FILE`: inject the packets of FILE on ingress port PORT.
+        #[arg(long = "in", value_name = "PORT=FILE", required = true,
+              value_parser = super::sim_run::parse_input)]
+        inputs: Vec<(u32, PathBuf)>,
+        /// Where `portN.pcap` files are written.
+        #[arg(long, value_name = "DIR")]
+        out_dir: PathBuf,
+        /// Table entries and other set-up, as STF control-plane commands.
+        #[arg(long, value_name = "FILE")]
+        entries: Option<PathBuf>,
+        /// Add a directory to the include search path.
+        #[arg(short = 'I', value_name = "DIR")]
+        include: Vec<PathBuf>,
+    },
 }
 
 /// How one test ended.
@@ -33,6 +52,43 @@ enum Verdict {
 
 pub fn run(cmd: SimCommand) -> ExitCode {
     match cmd {
+        SimCommand::Run {
+            program,
+            inputs,
+            out_dir,
+            entries,
+            include,
+        } => {
+            let config = super::sim_run::RunConfig {
+                program,
+                inputs,
+                out_dir,
+                entries,
+                options: Options {
+                    include_dirs: include,
+                    ..Options::default()
+                },
+            };
+            match super::sim_run::run(&config) {
+                Ok(s) => {
+                    println!("{} packets in, {} dropped", s.packets_in, s.dropped);
+                    if s.truncated_in > 0 {
+                        println!(
+                            "{} input packets were captured short and ran as captured",
+                            s.truncated_in
+                        );
+                    }
+                    for (port, (count, path)) in &s.outputs {
+                        println!("port {port}: {count} packets -> {}", path.display());
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(why) => {
+                    eprintln!("error: {why}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         SimCommand::Test {
             target,
             stf,
@@ -68,43 +124,49 @@ pub fn run(cmd: SimCommand) -> ExitCode {
 }
 
 fn run_one(program: &Path, stf_path: &Path, opts: &Options) -> Verdict {
-    let c = match compile_file(program, opts) {
-        Ok(c) => c,
-        Err(e) => return Verdict::BadInput(format!("cannot read {}: {e}", program.display())),
-    };
-    if c.has_errors() {
-        return Verdict::BadInput(format!(
-            "{} does not compile:\n{}",
-            program.display(),
-            c.render(false)
-        ));
-    }
-    let text = match std::fs::read_to_string(stf_path) {
-        Ok(t) => t,
-        Err(e) => return Verdict::BadInput(format!("cannot read {}: {e}", stf_path.display())),
-    };
-    let stf = match janus_stf::parse(&text) {
-        Ok(s) => s,
-        Err(errors) => {
-            let lines: Vec<String> = errors
-                .iter()
-                .map(|e| format!("{}: {e}", stf_path.display()))
-                .collect();
-            return Verdict::BadInput(lines.join("\n"));
-        }
-    };
-    let Some(ir) = c.ir else {
-        return Verdict::BadInput(format!("{} does not compile", program.display()));
-    };
-    let mut sw = match janus_v1model::V1Switch::load(ir) {
+    let mut sw = match load_switch(program, opts) {
         Ok(sw) => sw,
-        Err(e) => return Verdict::BadInput(format!("{}: {e}", program.display())),
+        Err(why) => return Verdict::BadInput(why),
+    };
+    let stf = match read_stf(stf_path) {
+        Ok(s) => s,
+        Err(why) => return Verdict::BadInput(why),
     };
     match janus_v1model::stf::run(&mut sw, &stf) {
         Ok(report) if report.passed() => Verdict::Pass,
         Ok(report) => Verdict::Fail(report.failures.join("\n")),
         Err(e) => Verdict::BadInput(format!("{}: {e}", stf_path.display())),
     }
+}
+
+/// Compiles `program` and loads it into a v1model switch; the error is the
+/// rendered diagnostics or load failure.
+pub fn load_switch(program: &Path, opts: &Options) -> Result<janus_v1model::V1Switch, String> {
+    let c = compile_file(program, opts)
+        .map_err(|e| format!("cannot read {}: {e}", program.display()))?;
+    if c.has_errors() {
+        return Err(format!(
+            "{} does not compile:\n{}",
+            program.display(),
+            c.render(false)
+        ));
+    }
+    let ir =
+        c.ir.ok_or_else(|| format!("{} does not compile", program.display()))?;
+    janus_v1model::V1Switch::load(ir).map_err(|e| format!("{}: {e}", program.display()))
+}
+
+/// Reads and parses an STF file; the error lists every syntax error.
+pub fn read_stf(path: &Path) -> Result<janus_stf::Stf, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    janus_stf::parse(&text).map_err(|errors| {
+        errors
+            .iter()
+            .map(|e| format!("{}: {e}", path.display()))
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
 }
 
 fn run_dir(dir: &Path, opts: &Options) -> ExitCode {

@@ -67,45 +67,6 @@ pub fn run(sw: &mut V1Switch, stf: &Stf) -> Result<Report, CommandError> {
                     .or_default()
                     .push((line, pattern.clone()));
             }
-            Command::Add {
-                table,
-                priority,
-                keys,
-                action,
-                ..
-            } => {
-                let slot = find_table(sw, table).map_err(fail)?;
-                let entry =
-                    build_entry(sw, slot, priority.unwrap_or(0), keys, action).map_err(fail)?;
-                let state = sw
-                    .table_mut(slot)
-                    .ok_or_else(|| fail(format!("no table `{table}`")))?;
-                state
-                    .insert(entry)
-                    .map_err(|e| fail(format!("cannot add to `{table}`: {e}")))?;
-            }
-            Command::SetDefault { table, action } => {
-                let slot = find_table(sw, table).map_err(fail)?;
-                let (index, args) = build_action(sw, slot, action).map_err(fail)?;
-                if let Some(state) = sw.table_mut(slot) {
-                    state.default = Some((index, args));
-                }
-            }
-            Command::McMgrpCreate { group } => sw.mc_group_create(*group as u16),
-            Command::McNodeCreate { rid, ports } => {
-                sw.mc_node_create(*rid as u16, ports.clone());
-            }
-            Command::McNodeAssociate { group, node } => {
-                if !sw.mc_node_associate(*group as u16, *node) {
-                    return Err(fail(format!("no multicast group {group} or node {node}")));
-                }
-            }
-            Command::RegisterWrite { name, index, value } => {
-                let v = value.to_u64().map_err(|e| fail(e.to_string()))?;
-                if !sw.register_write(name, *index as usize, v) {
-                    return Err(fail(format!("no register cell `{name}`[{index}]")));
-                }
-            }
             Command::CheckCounter { name, index, check } => {
                 let janus_stf::CounterIndex::Index(i) = index else {
                     return Err(fail("check_counter by entry name is not supported".into()));
@@ -133,11 +94,80 @@ pub fn run(sw: &mut V1Switch, stf: &Stf) -> Result<Report, CommandError> {
             | Command::NoPacket
             | Command::CounterRead { .. }
             | Command::RegisterRead { .. } => {}
-            other => return Err(fail(format!("`{}` is not supported yet", other.keyword()))),
+            other => configure_one(sw, other).map_err(fail)?,
         }
     }
     compare(&observed, &expected, &received, &mut report);
     Ok(report)
+}
+
+/// Applies the control-plane commands of an STF file (`add`, `setdefault`,
+/// multicast and register set-up) and nothing else: the entries file of
+/// `janus sim run`. Packet, expect and check lines are errors here.
+pub fn configure(sw: &mut V1Switch, stf: &Stf) -> Result<(), CommandError> {
+    for cmd in &stf.commands {
+        let result = match &cmd.item {
+            Command::Packet { .. } | Command::Expect { .. } | Command::CheckCounter { .. } => {
+                Err(format!(
+                    "`{}` is a test command; an entries file holds control-plane commands only",
+                    cmd.item.keyword()
+                ))
+            }
+            other => configure_one(sw, other),
+        };
+        result.map_err(|message| CommandError {
+            line: cmd.line,
+            message,
+        })?;
+    }
+    Ok(())
+}
+
+/// One control-plane command; anything else is reported as unsupported.
+fn configure_one(sw: &mut V1Switch, cmd: &Command) -> Result<(), String> {
+    match cmd {
+        Command::Add {
+            table,
+            priority,
+            keys,
+            action,
+            ..
+        } => {
+            let slot = find_table(sw, table)?;
+            let entry = build_entry(sw, slot, priority.unwrap_or(0), keys, action)?;
+            let state = sw
+                .table_mut(slot)
+                .ok_or_else(|| format!("no table `{table}`"))?;
+            state
+                .insert(entry)
+                .map_err(|e| format!("cannot add to `{table}`: {e}"))?;
+        }
+        Command::SetDefault { table, action } => {
+            let slot = find_table(sw, table)?;
+            let (index, args) = build_action(sw, slot, action)?;
+            if let Some(state) = sw.table_mut(slot) {
+                state.default = Some((index, args));
+            }
+        }
+        Command::McMgrpCreate { group } => sw.mc_group_create(*group as u16),
+        Command::McNodeCreate { rid, ports } => {
+            sw.mc_node_create(*rid as u16, ports.clone());
+        }
+        Command::McNodeAssociate { group, node } => {
+            if !sw.mc_node_associate(*group as u16, *node) {
+                return Err(format!("no multicast group {group} or node {node}"));
+            }
+        }
+        Command::RegisterWrite { name, index, value } => {
+            let v = value.to_u64().map_err(|e| e.to_string())?;
+            if !sw.register_write(name, *index as usize, v) {
+                return Err(format!("no register cell `{name}`[{index}]"));
+            }
+        }
+        Command::Wait => {}
+        other => return Err(format!("`{}` is not supported yet", other.keyword())),
+    }
+    Ok(())
 }
 
 fn compare(
