@@ -694,6 +694,34 @@ impl<'a> Compiler<'a> {
                     )),
                 }
             }
+            // `nextIndex - 1` as bit<32> (all ones on an empty stack).
+            ExprKind::StackLastIndex(stack) => {
+                let Place::Fixed { bit, .. } = self.place(stack)? else {
+                    return Err(CompileError::Unsupported(
+                        "lastIndex of a run-time indexed stack",
+                    ));
+                };
+                let LayoutKind::Stack {
+                    next_index_bit_offset,
+                    ..
+                } = self.layouts.layout(stack.ty)?.kind
+                else {
+                    return Err(CompileError::Unsupported("lastIndex of a non-stack"));
+                };
+                let next = Node::Load {
+                    place: Box::new(Place::Fixed {
+                        bit: bit + next_index_bit_offset,
+                        ty: e.ty,
+                    }),
+                    width: 32,
+                    signed: false,
+                };
+                Ok(Node::Binary(
+                    BinOp::Sub,
+                    Box::new(next),
+                    Box::new(Node::Const(Bits::from_u64(32, false, 1))),
+                ))
+            }
             ExprKind::TableHit(call) => Ok(Node::TableHit(self.table_slot(call)?)),
             ExprKind::TableMiss(call) => Ok(Node::TableMiss(self.table_slot(call)?)),
             ExprKind::ActionRun(call) => Ok(Node::ActionRun(self.table_slot(call)?)),

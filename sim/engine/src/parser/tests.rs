@@ -123,6 +123,26 @@ fn read(s: &Setup, arena: &[u8], path: &[&str]) -> u64 {
         .as_u64_truncated()
 }
 
+/// `h.vlan.lastIndex` after a parse.
+fn vlan_last_index(s: &Setup, arena: &[u8]) -> u64 {
+    let stack = path_expr(&s.program, "h", &["vlan"]);
+    let b32 = (0..)
+        .map(janus_p4::types::TyId)
+        .find(|t| s.program.types.int_width(*t) == Some((32, false)))
+        .expect("bit<32>");
+    let e = ir::Expr {
+        ty: b32,
+        kind: ir::ExprKind::StackLastIndex(Box::new(stack)),
+        span: Default::default(),
+    };
+    let mut c = Compiler::new(&s.program, s.vars.clone());
+    let mut a = arena.to_vec();
+    c.node(&e)
+        .unwrap()
+        .eval(&Env::new(&mut a))
+        .as_u64_truncated()
+}
+
 fn valid(s: &Setup, arena: &[u8], path: &[&str]) -> bool {
     let e = is_valid(path_expr(&s.program, "h", path));
     let mut c = Compiler::new(&s.program, s.vars.clone());
@@ -150,6 +170,7 @@ fn parses_vlans_and_ipv4_with_options_and_deparses_back() {
     assert!(valid(&s, &arena, &["vlan", "0"]) && valid(&s, &arena, &["vlan", "1"]));
     assert_eq!(read(&s, &arena, &["vlan", "0", "vid"]), 0x064);
     assert_eq!(read(&s, &arena, &["vlan", "1", "pcp"]), 5);
+    assert_eq!(vlan_last_index(&s, &arena), 1, "two tags extracted");
     assert_eq!(read(&s, &arena, &["ipv4", "ttl"]), 0x40);
     assert_eq!(read(&s, &arena, &["ipv4", "dst"]), 0x0a00_0002);
     // Deparse: the headers as they were, options included.
