@@ -39,14 +39,20 @@ const IDENTITY: u64 = 5;
 const CSUM16: u64 = 6;
 const XOR16: u64 = 7;
 
+/// Digests kept until the control plane takes them (as a switch's learning
+/// queue is bounded); more are dropped and counted.
+pub const MAX_PENDING_DIGESTS: usize = 4096;
+
 pub(crate) struct V1Externs {
     calls: RefCell<Vec<Call>>,
     kinds: HashMap<InstanceId, String>,
     std: StdMeta,
     counters: HashMap<InstanceId, Vec<(u64, u64)>>,
     registers: HashMap<InstanceId, Vec<Bits>>,
-    /// Digests sent to the control plane: (receiver, data bits).
+    /// Digests waiting for the control plane: (receiver, data bits); at
+    /// most [`MAX_PENDING_DIGESTS`], later ones are counted and dropped.
     pub digests: Vec<(u64, Vec<u8>)>,
+    pub digests_dropped: u64,
     rng: u64,
     scratch: Vec<u8>,
     /// Width of every scalar type, by type id (for reading places).
@@ -99,6 +105,7 @@ impl V1Externs {
             counters,
             registers,
             digests: Vec::new(),
+            digests_dropped: 0,
             rng: 0x2545_F491_4F6C_DD1D,
             scratch: Vec::new(),
             widths: (0..p.types.len() as u32)
@@ -298,9 +305,13 @@ impl ExternHandler for V1Externs {
                 let receiver = self
                     .value(args.first(), env)
                     .map_or(0, |b| b.as_u64_truncated());
-                let bits = self.flatten(args.get(1), env);
-                self.digests
-                    .push((receiver, self.scratch[..bits.div_ceil(8)].to_vec()));
+                if self.digests.len() >= MAX_PENDING_DIGESTS {
+                    self.digests_dropped += 1;
+                } else {
+                    let bits = self.flatten(args.get(1), env);
+                    self.digests
+                        .push((receiver, self.scratch[..bits.div_ceil(8)].to_vec()));
+                }
             }
             Call::NoOp => {}
         }

@@ -11,6 +11,7 @@
 mod externs;
 pub mod stf;
 
+pub use externs::MAX_PENDING_DIGESTS;
 use externs::{Shared, V1Externs};
 use janus_engine::env::{ApplyResult, Env};
 use janus_engine::eval::{CompileError, Compiler};
@@ -272,6 +273,14 @@ impl V1Switch {
 
     fn instance(&self, name: &str) -> Option<ir::InstanceId> {
         self.extern_names.get(name).copied()
+    }
+
+    /// Takes the digests sent since the last call, oldest first, as
+    /// (receiver, data); and how many were dropped because
+    /// [`MAX_PENDING_DIGESTS`] were already waiting.
+    pub fn take_digests(&mut self) -> (Vec<(u64, Vec<u8>)>, u64) {
+        let dropped = std::mem::take(&mut self.externs.digests_dropped);
+        (std::mem::take(&mut self.externs.digests), dropped)
     }
 
     /// Packets and bytes counted by indexed counter `name` at `index`.
