@@ -3,7 +3,8 @@
 #
 #   fuzz/run.sh TARGET SECONDS [extra libFuzzer flags...]
 #
-# TARGET is one of: frontend, frontend_structured, pipeline_file, pcap, stf.
+# TARGET is one of: frontend, frontend_structured, pipeline_file, pcap, stf,
+# packet.
 # The corpus (fuzz/corpus/TARGET) and crash artifacts (fuzz/artifacts/TARGET)
 # are git-ignored. Needs cargo-fuzz (`cargo install cargo-fuzz --locked`).
 # Uses a nightly toolchain when one is installed, else the stable one with
@@ -56,6 +57,20 @@ if [ "$target" = pcap ]; then
         printf '\x06\0\0\0\x30\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0\x0e\0\0\0\x0e\0\0\0'
         printf '\xff\xff\xff\xff\xff\xff\x02\0\0\0\0\x01\x08\x00\0\0\x30\0\0\0'
     } >"$corpus/seed.pcapng"
+fi
+
+# The packet target starts from the frames of the shipped STF tests, each
+# behind a selector byte (program 0, port 1).
+if [ "$target" = packet ]; then
+    rm -f "$corpus"/*.p4
+    i=0
+    for f in "$here"/../p4/examples/*.stf "$tests"/valid/*.stf; do
+        [ -e "$f" ] || continue
+        grep '^packet ' "$f" | while read -r _ port hex; do
+            i=$((i + 1))
+            printf '%s' "10$(echo "$hex" | tr -d ' ')" | xxd -r -p >"$corpus/$(basename "$f")_${i}_$RANDOM"
+        done
+    done
 fi
 
 if [ "$target" = stf ]; then
