@@ -26,14 +26,15 @@ enum Command {
     /// The P4_16 front end: check, compile, explain diagnostics.
     #[command(subcommand)]
     P4(cmd::p4::P4Command),
-    /// The behavioural model: run STF packet tests.
+    /// The behavioural model: STF packet tests, captures through a program.
     #[command(subcommand)]
     Sim(cmd::sim::SimCommand),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    init_logging(cli.log.as_deref());
+    let trace = matches!(&cli.command, Command::Sim(c) if c.trace());
+    init_logging(cli.log.as_deref(), trace);
     match cli.command {
         Command::Demo => cmd::demo::run(),
         Command::P4(c) => cmd::p4::run(c),
@@ -41,13 +42,19 @@ fn main() -> ExitCode {
     }
 }
 
-fn init_logging(filter: Option<&str>) {
-    let filter = filter
+/// Logs to stderr, filtered by `--log`, else `JANUS_LOG`, else `warn`;
+/// `--trace` adds the packet traces (target `janus::trace`).
+fn init_logging(filter: Option<&str>, trace: bool) {
+    let mut filter = filter
         .map(str::to_string)
         .or_else(|| std::env::var("JANUS_LOG").ok())
         .unwrap_or_else(|| "warn".to_string());
+    if trace {
+        filter.push_str(",janus::trace=info");
+    }
     let _ = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .try_init();
 }

@@ -379,3 +379,28 @@ fn sim_run_writes_one_pcap_per_output_port() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn sim_trace_logs_tables_and_fates_only_when_asked() {
+    let program = repo("p4/examples/l3_router_acl.p4");
+    let stf = repo("p4/examples/l3_router_acl.stf");
+    let traced = janus(&["sim", "test", &program, &stf, "--trace"]);
+    assert_eq!(traced.status.code(), Some(0));
+    let log = String::from_utf8_lossy(&traced.stderr);
+    for want in [
+        "packet in port=1 len=50",
+        "parser state=parse_ipv4 at_bit=112",
+        "table table=\"ipv4_lpm\" key=32w0xa020304 hit=true action=\"set_nexthop\" args=48w0xbb, 9w0x2",
+        "table table=\"acl\"",
+        "hit=true action=\"acl_deny\"",
+        "ingress done egress_spec=511 mcast_grp=0 copies=0",
+        "packet out egress_port=2 len=50",
+    ] {
+        assert!(log.contains(want), "missing `{want}` in:\n{log}");
+    }
+    let quiet = janus(&["sim", "test", &program, &stf]);
+    assert!(
+        !String::from_utf8_lossy(&quiet.stderr).contains("janus::trace"),
+        "no trace without --trace"
+    );
+}

@@ -22,6 +22,10 @@ pub enum SimCommand {
         /// Add a directory to the include search path.
         #[arg(short = 'I', value_name = "DIR")]
         include: Vec<PathBuf>,
+        /// Log each packet's path: parser states, table keys, hits,
+        /// actions, and its fate (to stderr).
+        #[arg(long)]
+        trace: bool,
     },
     /// Run pcap/pcapng captures through a program; one pcap per output port.
     Run {
@@ -40,6 +44,10 @@ pub enum SimCommand {
         /// Add a directory to the include search path.
         #[arg(short = 'I', value_name = "DIR")]
         include: Vec<PathBuf>,
+        /// Log each packet's path: parser states, table keys, hits,
+        /// actions, and its fate (to stderr).
+        #[arg(long)]
+        trace: bool,
     },
 }
 
@@ -50,6 +58,15 @@ enum Verdict {
     BadInput(String),
 }
 
+impl SimCommand {
+    /// Whether per-packet tracing was asked for.
+    pub fn trace(&self) -> bool {
+        match self {
+            SimCommand::Test { trace, .. } | SimCommand::Run { trace, .. } => *trace,
+        }
+    }
+}
+
 pub fn run(cmd: SimCommand) -> ExitCode {
     match cmd {
         SimCommand::Run {
@@ -58,15 +75,19 @@ pub fn run(cmd: SimCommand) -> ExitCode {
             out_dir,
             entries,
             include,
+            trace,
         } => {
             let config = super::sim_run::RunConfig {
                 program,
                 inputs,
                 out_dir,
                 entries,
-                options: Options {
-                    include_dirs: include,
-                    ..Options::default()
+                options: SimOptions {
+                    compile: Options {
+                        include_dirs: include,
+                        ..Options::default()
+                    },
+                    trace,
                 },
             };
             match super::sim_run::run(&config) {
@@ -93,10 +114,14 @@ pub fn run(cmd: SimCommand) -> ExitCode {
             target,
             stf,
             include,
+            trace,
         } => {
-            let opts = Options {
-                include_dirs: include,
-                ..Options::default()
+            let opts = SimOptions {
+                compile: Options {
+                    include_dirs: include,
+                    ..Options::default()
+                },
+                trace,
             };
             if target.is_dir() {
                 return run_dir(&target, &opts);
@@ -123,7 +148,7 @@ pub fn run(cmd: SimCommand) -> ExitCode {
     }
 }
 
-fn run_one(program: &Path, stf_path: &Path, opts: &Options) -> Verdict {
+fn run_one(program: &Path, stf_path: &Path, opts: &SimOptions) -> Verdict {
     let mut sw = match load_switch(program, opts) {
         Ok(sw) => sw,
         Err(why) => return Verdict::BadInput(why),
@@ -139,10 +164,17 @@ fn run_one(program: &Path, stf_path: &Path, opts: &Options) -> Verdict {
     }
 }
 
+/// How programs are compiled and run.
+pub struct SimOptions {
+    pub compile: Options,
+    /// Trace every packet (see `V1Switch::set_trace`).
+    pub trace: bool,
+}
+
 /// Compiles `program` and loads it into a v1model switch; the error is the
 /// rendered diagnostics or load failure.
-pub fn load_switch(program: &Path, opts: &Options) -> Result<janus_v1model::V1Switch, String> {
-    let c = compile_file(program, opts)
+pub fn load_switch(program: &Path, opts: &SimOptions) -> Result<janus_v1model::V1Switch, String> {
+    let c = compile_file(program, &opts.compile)
         .map_err(|e| format!("cannot read {}: {e}", program.display()))?;
     if c.has_errors() {
         return Err(format!(
@@ -153,7 +185,10 @@ pub fn load_switch(program: &Path, opts: &Options) -> Result<janus_v1model::V1Sw
     }
     let ir =
         c.ir.ok_or_else(|| format!("{} does not compile", program.display()))?;
-    janus_v1model::V1Switch::load(ir).map_err(|e| format!("{}: {e}", program.display()))
+    let mut sw =
+        janus_v1model::V1Switch::load(ir).map_err(|e| format!("{}: {e}", program.display()))?;
+    sw.set_trace(opts.trace);
+    Ok(sw)
 }
 
 /// Reads and parses an STF file; the error lists every syntax error.
@@ -169,7 +204,7 @@ pub fn read_stf(path: &Path) -> Result<janus_stf::Stf, String> {
     })
 }
 
-fn run_dir(dir: &Path, opts: &Options) -> ExitCode {
+fn run_dir(dir: &Path, opts: &SimOptions) -> ExitCode {
     let mut programs: Vec<PathBuf> = match std::fs::read_dir(dir) {
         Ok(rd) => rd
             .filter_map(|e| e.ok().map(|e| e.path()))

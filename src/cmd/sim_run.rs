@@ -8,7 +8,6 @@
 //! inputs in Wireshark. The entries file holds STF control-plane commands
 //! (`add`, `setdefault`, `mc_*`, `register_write`), as a test would.
 
-use janus_p4::driver::Options;
 use janus_pcap::{LinkType, TsResolution, Writer, WriterConfig};
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -22,7 +21,7 @@ pub struct RunConfig {
     pub inputs: Vec<(u32, PathBuf)>,
     pub out_dir: PathBuf,
     pub entries: Option<PathBuf>,
-    pub options: Options,
+    pub options: super::sim::SimOptions,
 }
 
 /// Parses `PORT=FILE`.

@@ -27,6 +27,9 @@ pub struct Env<'a> {
     pub out_bits: usize,
     /// The architecture's extern implementations.
     pub externs: Option<&'a mut dyn crate::externs::ExternHandler>,
+    /// Whether to log parser states and table applies (target
+    /// `janus::trace`); chosen at run time, checked once per event.
+    pub trace: bool,
 }
 
 impl<'a> Env<'a> {
@@ -41,6 +44,7 @@ impl<'a> Env<'a> {
             output: None,
             out_bits: 0,
             externs: None,
+            trace: false,
         }
     }
 
@@ -55,6 +59,7 @@ impl<'a> Env<'a> {
             output: None,
             out_bits: 0,
             externs: None,
+            trace: false,
         }
     }
 
@@ -70,6 +75,7 @@ impl<'a> Env<'a> {
             output: Some(output),
             out_bits: 0,
             externs: None,
+            trace: false,
         }
     }
 
@@ -88,6 +94,12 @@ impl<'a> Env<'a> {
     /// Gives the environment the architecture's extern implementations.
     pub fn with_externs(mut self, externs: &'a mut dyn crate::externs::ExternHandler) -> Env<'a> {
         self.externs = Some(externs);
+        self
+    }
+
+    /// Turns tracing on or off.
+    pub fn with_trace(mut self, trace: bool) -> Env<'a> {
+        self.trace = trace;
         self
     }
 

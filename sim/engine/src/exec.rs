@@ -186,6 +186,8 @@ pub enum Op {
     /// action (or the default action on a miss), record the result.
     ApplyTable {
         slot: u32,
+        /// The table's name, for traces.
+        name: Box<str>,
         keys: Vec<Node>,
         actions: Vec<ActionImpl>,
     },
@@ -195,6 +197,8 @@ pub enum Op {
 /// data-plane arguments the table's action list binds, the body.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ActionImpl {
+    /// The action's name, for traces.
+    pub name: Box<str>,
     pub params: Vec<Place>,
     pub copy_in: Vec<Op>,
     pub body: Vec<Op>,
@@ -1005,6 +1009,7 @@ fn apply_table(c: &mut Compiler<'_>, t: ir::TableId) -> Result<Op, CompileError>
         }
         let body = compile_stmts(c, &action.body)?;
         actions.push(ActionImpl {
+            name: action.name.as_str().into(),
             params,
             copy_in,
             body,
@@ -1013,6 +1018,7 @@ fn apply_table(c: &mut Compiler<'_>, t: ir::TableId) -> Result<Op, CompileError>
     }
     Ok(Op::ApplyTable {
         slot,
+        name: table.name.as_str().into(),
         keys,
         actions,
     })
@@ -1213,9 +1219,10 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
         Op::Emit { header, shape } => emit_header(env, header, shape),
         Op::ApplyTable {
             slot,
+            name,
             keys,
             actions,
-        } => return apply(env, *slot, keys, actions),
+        } => return apply(env, *slot, name, keys, actions),
         Op::SubParser {
             copy_in,
             parser,
@@ -1248,7 +1255,7 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
 const INLINE_KEYS: usize = 8;
 
 /// Runs `t.apply()`: the entry's action with its arguments, or the default.
-fn apply(env: &mut Env<'_>, slot: u32, keys: &[Node], actions: &[ActionImpl]) -> Flow {
+fn apply(env: &mut Env<'_>, slot: u32, name: &str, keys: &[Node], actions: &[ActionImpl]) -> Flow {
     let tables = env.tables;
     let Some(table) = tables.get(slot as usize) else {
         return Flow::Continue;
@@ -1278,6 +1285,9 @@ fn apply(env: &mut Env<'_>, slot: u32, keys: &[Node], actions: &[ActionImpl]) ->
     let Some(imp) = actions.get(a) else {
         return Flow::Continue;
     };
+    if env.trace {
+        trace_apply(name, key, hit, &imp.name, args);
+    }
     for (place, arg) in imp.params.iter().zip(args) {
         if let Some(bit) = place.resolve(env) {
             arg.write_bits(env.arena, bit as usize);
@@ -1289,6 +1299,22 @@ fn apply(env: &mut Env<'_>, slot: u32, keys: &[Node], actions: &[ActionImpl]) ->
     }
     run(&imp.copy_out, env);
     Flow::Continue
+}
+
+/// A table's key, result and action, when tracing.
+#[cold]
+fn trace_apply(table: &str, key: &[Bits], hit: bool, action: &str, args: &[Bits]) {
+    let key: Vec<String> = key.iter().map(Bits::to_string).collect();
+    let args: Vec<String> = args.iter().map(Bits::to_string).collect();
+    tracing::info!(
+        target: "janus::trace",
+        table,
+        key = %key.join(", "),
+        hit,
+        action,
+        args = %args.join(", "),
+        "table"
+    );
 }
 
 /// Extracts a header from the packet at the cursor into the arena. The

@@ -169,6 +169,9 @@ pub fn run_parser(p: &CompiledParser, env: &mut Env<'_>) -> Outcome {
         let Some(s) = p.states.get(state as usize) else {
             return Outcome::Reject(None);
         };
+        if env.trace {
+            tracing::info!(target: "janus::trace", state = %s.name, at_bit = env.cursor, "parser");
+        }
         match run(&s.ops, env) {
             Flow::Reject(e) => {
                 return Outcome::Reject((e != crate::exec::REJECT_WITHOUT_ERROR).then_some(e));

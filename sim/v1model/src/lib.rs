@@ -120,6 +120,8 @@ pub struct V1Switch {
     extern_names: HashMap<String, ir::InstanceId>,
     /// The packet state after ingress, kept while egress runs per copy.
     after_ingress: Vec<u8>,
+    /// Log each packet's path (target `janus::trace`); see [`V1Switch::set_trace`].
+    trace: bool,
 }
 
 impl V1Switch {
@@ -254,7 +256,16 @@ impl V1Switch {
             output: Vec::new(),
             extern_names,
             after_ingress: vec![0; arena_bytes as usize],
+            trace: false,
         })
+    }
+
+    /// Turns per-packet tracing on or off: parser states, table keys, hits,
+    /// actions and arguments, and each packet's fate, logged through
+    /// `tracing` at info level with target `janus::trace`. Off, it costs one
+    /// branch per event.
+    pub fn set_trace(&mut self, on: bool) {
+        self.trace = on;
     }
 
     pub fn program(&self) -> &ir::Program {
@@ -332,6 +343,9 @@ impl V1Switch {
     /// (port, bytes), in the order simple_switch sends them.
     pub fn process(&mut self, port: u32, packet: &[u8]) -> Vec<(u32, Vec<u8>)> {
         let std = self.std;
+        if self.trace {
+            tracing::info!(target: "janus::trace", port, len = packet.len(), "packet in");
+        }
         self.arena.fill(0);
         std.ingress_port.write(&mut self.arena, port as u64);
         std.packet_length
@@ -340,7 +354,8 @@ impl V1Switch {
         let cursor = {
             let mut env = Env::parsing(&mut self.arena, packet)
                 .with_tables(&self.tables, &mut self.results)
-                .with_externs(&mut self.externs);
+                .with_externs(&mut self.externs)
+                .with_trace(self.trace);
             if let Outcome::Reject(Some(e)) = run_parser(&self.parser, &mut env) {
                 std.parser_error.write(env.arena, e as u64);
             }
@@ -360,6 +375,15 @@ impl V1Switch {
         } else {
             vec![(0, egress_spec as u32, 0)]
         };
+        if self.trace {
+            tracing::info!(
+                target: "janus::trace",
+                egress_spec,
+                mcast_grp = mcast,
+                copies = copies.len(),
+                "ingress done"
+            );
+        }
         self.after_ingress.copy_from_slice(&self.arena);
         let mut out = Vec::with_capacity(copies.len());
         for (rid, egress_port, instance_type) in copies {
@@ -369,11 +393,17 @@ impl V1Switch {
             std.instance_type.write(&mut self.arena, instance_type);
             self.run_block(Block::Egress);
             if std.egress_spec.read(&self.arena) == DROP_PORT {
+                if self.trace {
+                    tracing::info!(target: "janus::trace", egress_port, "dropped in egress");
+                }
                 continue;
             }
             self.run_block(Block::Compute);
             let mut bytes = self.deparse();
             bytes.extend_from_slice(payload);
+            if self.trace {
+                tracing::info!(target: "janus::trace", egress_port, len = bytes.len(), "packet out");
+            }
             out.push((egress_port, bytes));
         }
         out
@@ -388,14 +418,16 @@ impl V1Switch {
         };
         let mut env = Env::new(&mut self.arena)
             .with_tables(&self.tables, &mut self.results)
-            .with_externs(&mut self.externs);
+            .with_externs(&mut self.externs)
+            .with_trace(self.trace);
         run(ops, &mut env);
     }
 
     fn deparse(&mut self) -> Vec<u8> {
         let mut env = Env::deparsing(&mut self.arena, &mut self.output)
             .with_tables(&self.tables, &mut self.results)
-            .with_externs(&mut self.externs);
+            .with_externs(&mut self.externs)
+            .with_trace(self.trace);
         run(&self.deparser, &mut env);
         self.output.clone()
     }
