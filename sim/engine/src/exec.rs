@@ -1256,20 +1256,40 @@ const INLINE_KEYS: usize = 8;
 
 /// Runs `t.apply()`: the entry's action with its arguments, or the default.
 fn apply(env: &mut Env<'_>, slot: u32, name: &str, keys: &[Node], actions: &[ActionImpl]) -> Flow {
-    let tables = env.tables;
-    let Some(table) = tables.get(slot as usize) else {
-        return Flow::Continue;
-    };
-    let mut inline: [Bits; INLINE_KEYS] = std::array::from_fn(|_| Bits::zero(0, false));
-    let spilled: Vec<Bits>;
-    let key: &[Bits] = if keys.len() <= INLINE_KEYS {
+    with_values(keys, env, |env, key| {
+        apply_key(env, slot, name, key, actions)
+    })
+}
+
+/// Evaluates `keys` and passes their values to `f`; up to [`INLINE_KEYS`]
+/// values live on the stack (no allocation for the usual key sizes).
+pub(crate) fn with_values<R>(
+    keys: &[Node],
+    env: &mut Env<'_>,
+    f: impl FnOnce(&mut Env<'_>, &[Bits]) -> R,
+) -> R {
+    if keys.len() <= INLINE_KEYS {
+        let mut inline: [Bits; INLINE_KEYS] = std::array::from_fn(|_| Bits::zero(0, false));
         for (dst, k) in inline.iter_mut().zip(keys) {
             *dst = k.eval(env);
         }
-        &inline[..keys.len()]
+        f(env, &inline[..keys.len()])
     } else {
-        spilled = keys.iter().map(|k| k.eval(env)).collect();
-        &spilled
+        let spilled: Vec<Bits> = keys.iter().map(|k| k.eval(env)).collect();
+        f(env, &spilled)
+    }
+}
+
+fn apply_key(
+    env: &mut Env<'_>,
+    slot: u32,
+    name: &str,
+    key: &[Bits],
+    actions: &[ActionImpl],
+) -> Flow {
+    let tables = env.tables;
+    let Some(table) = tables.get(slot as usize) else {
+        return Flow::Continue;
     };
     let (hit, chosen) = match table.lookup(key) {
         Some(e) => (true, Some((e.action, &e.args))),

@@ -182,12 +182,14 @@ pub fn run_parser(p: &CompiledParser, env: &mut Env<'_>) -> Outcome {
         let next = match &s.next {
             Next::Direct(n) => *n,
             Next::Select { keys, cases } => {
-                let values: Vec<Bits> = keys.iter().map(|k| k.eval(env)).collect();
-                match cases
-                    .iter()
-                    .find(|c| c.keys.iter().zip(&values).all(|(m, v)| m.matches(v)))
-                {
-                    Some(c) => c.next,
+                let chosen = crate::exec::with_values(keys, env, |_, values| {
+                    cases
+                        .iter()
+                        .find(|c| c.keys.iter().zip(values).all(|(m, v)| m.matches(v)))
+                        .map(|c| c.next)
+                });
+                match chosen {
+                    Some(next) => next,
                     None => return Outcome::Reject(Some(p.errors.no_match)),
                 }
             }
