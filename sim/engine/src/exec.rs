@@ -679,9 +679,10 @@ fn extern_arg(c: &mut Compiler<'_>, a: Option<&ir::Expr>) -> Result<ExternArg, C
         ExprKind::List(parts) => ExternArg::List(
             parts
                 .iter()
-                .map(|p| extern_arg(c, Some(p)))
+                .map(|p| list_part(c, p))
                 .collect::<Result<_, _>>()?,
         ),
+        _ if is_header(c, e.ty)? => header_arg(c, e)?,
         ExprKind::Const(Value::List(vals)) => {
             // A constant list: each value as a constant of its part type.
             let janus_p4::types::Ty::Tuple(tys) = c.program.types.get(e.ty).clone() else {
@@ -708,6 +709,71 @@ fn extern_arg(c: &mut Compiler<'_>, a: Option<&ir::Expr>) -> Result<ExternArg, C
         },
         _ => ExternArg::Value(c.node(e)?),
     })
+}
+
+fn is_header(c: &mut Compiler<'_>, ty: janus_p4::types::TyId) -> Result<bool, CompileError> {
+    if crate::eval::scalar_shape(&c.program.types, ty).is_some() {
+        return Ok(false);
+    }
+    Ok(matches!(
+        c.layouts.layout(ty)?.kind,
+        crate::layout::LayoutKind::Header { .. }
+    ))
+}
+
+/// A part of a list given to an extern: a field of a header counts only
+/// while the header is valid; a whole header is its fields.
+fn list_part(c: &mut Compiler<'_>, e: &ir::Expr) -> Result<ExternArg, CompileError> {
+    if let ExprKind::Field(base, idx) = &e.kind
+        && is_header(c, base.ty)?
+    {
+        let (valid, mut parts) = header_parts(c, base)?;
+        return Ok(ExternArg::Guarded {
+            valid,
+            parts: vec![parts.swap_remove(*idx as usize)],
+        });
+    }
+    extern_arg(c, Some(e))
+}
+
+/// A whole header as extern data: its fields, while it is valid.
+fn header_arg(c: &mut Compiler<'_>, e: &ir::Expr) -> Result<ExternArg, CompileError> {
+    let (valid, parts) = header_parts(c, e)?;
+    Ok(ExternArg::Guarded { valid, parts })
+}
+
+/// A header's validity byte and each field as an extern argument.
+fn header_parts(
+    c: &mut Compiler<'_>,
+    header: &ir::Expr,
+) -> Result<(Place, Vec<ExternArg>), CompileError> {
+    let base = c.place(header)?;
+    let crate::layout::LayoutKind::Header {
+        fields,
+        valid_bit_offset,
+        varbit_len_bit_offset,
+        ..
+    } = c.layouts.layout(header.ty)?.kind
+    else {
+        return Err(CompileError::Unsupported("fields of a non-header"));
+    };
+    let parts = fields
+        .iter()
+        .map(|f| {
+            let place = base.clone().part(f.bit_offset, f.ty);
+            match (c.program.types.get(f.ty), varbit_len_bit_offset) {
+                (janus_p4::types::Ty::Varbit { .. }, Some(len)) => ExternArg::Varbit {
+                    place,
+                    len: base.clone().part(len, f.ty),
+                },
+                _ => ExternArg::Place { place, ty: f.ty },
+            }
+        })
+        .collect();
+    Ok((
+        base.part(valid_bit_offset, janus_p4::types::TypeTable::BOOL),
+        parts,
+    ))
 }
 
 fn builtin(

@@ -23,6 +23,13 @@ pub enum ExternArg {
     Place { place: Place, ty: TyId },
     /// A list (`{a, b, c}`), e.g. the data of a hash or checksum.
     List(Vec<ExternArg>),
+    /// A header, or a field of one, inside a list or as a data argument:
+    /// `parts` count only while the header is valid (checksums and hashes
+    /// skip invalid headers, as bmv2 does). `valid` is the validity byte.
+    Guarded { valid: Place, parts: Vec<ExternArg> },
+    /// A varbit field: `len` is its current length in bits (a 4-byte
+    /// counter in the arena), `place` its first bit.
+    Varbit { place: Place, len: Place },
     /// A compile-time string (`log_msg`).
     Str(String),
     /// An argument left out (an `@optional` parameter) or `_`.

@@ -347,29 +347,55 @@ impl V1Externs {
 
     /// Concatenates the bits of a data argument (a list of scalars, or one
     /// scalar) into the scratch buffer; returns how many bits.
+    ///
+    /// Fields of invalid headers are left out; a varbit field counts at its
+    /// current length.
     fn flatten(&mut self, arg: Option<&ExternArg>, env: &Env<'_>) -> usize {
-        self.scratch.clear();
-        let mut bits = 0usize;
-        let mut push = |b: &Bits, scratch: &mut Vec<u8>| {
-            let w = b.width() as usize;
-            scratch.resize((bits + w).div_ceil(8), 0);
-            b.write_bits(scratch, bits);
-            bits += w;
-        };
-        let mut stack: Vec<&ExternArg> = arg.into_iter().collect();
         let mut scratch = std::mem::take(&mut self.scratch);
-        while let Some(a) = stack.pop() {
-            match a {
-                ExternArg::List(parts) => stack.extend(parts.iter().rev()),
-                other => {
-                    if let Some(b) = self.value(Some(other), env) {
-                        push(&b, &mut scratch);
-                    }
-                }
-            }
+        scratch.clear();
+        let mut bits = 0usize;
+        if let Some(arg) = arg {
+            self.flatten_into(arg, env, &mut scratch, &mut bits);
         }
         self.scratch = scratch;
         bits
+    }
+
+    fn flatten_into(&self, arg: &ExternArg, env: &Env<'_>, out: &mut Vec<u8>, bits: &mut usize) {
+        match arg {
+            ExternArg::List(parts) => {
+                for p in parts {
+                    self.flatten_into(p, env, out, bits);
+                }
+            }
+            ExternArg::Guarded { valid, parts } => {
+                let is_valid = valid
+                    .resolve(env)
+                    .is_some_and(|bit| env.arena[bit as usize / 8] != 0);
+                if is_valid {
+                    for p in parts {
+                        self.flatten_into(p, env, out, bits);
+                    }
+                }
+            }
+            ExternArg::Varbit { place, len } => {
+                let (Some(at), Some(len_at)) = (place.resolve(env), len.resolve(env)) else {
+                    return;
+                };
+                let n = janus_engine::eval::read_u32(env.arena, len_at / 8) as usize;
+                out.resize((*bits + n).div_ceil(8), 0);
+                janus_engine::env::copy_bits(env.arena, at as usize, out, *bits, n);
+                *bits += n;
+            }
+            other => {
+                if let Some(b) = self.value(Some(other), env) {
+                    let w = b.width() as usize;
+                    out.resize((*bits + w).div_ceil(8), 0);
+                    b.write_bits(out, *bits);
+                    *bits += w;
+                }
+            }
+        }
     }
 }
 

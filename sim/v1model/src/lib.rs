@@ -389,6 +389,9 @@ impl V1Switch {
         for (rid, egress_port, instance_type) in copies {
             self.arena.copy_from_slice(&self.after_ingress);
             std.egress_port.write(&mut self.arena, egress_port as u64);
+            // simple_switch clears egress_spec as egress starts: only an
+            // egress that drops again (511) drops the copy.
+            std.egress_spec.write(&mut self.arena, 0);
             std.egress_rid.write(&mut self.arena, rid as u64);
             std.instance_type.write(&mut self.arena, instance_type);
             self.run_block(Block::Egress);
