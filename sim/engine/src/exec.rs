@@ -659,8 +659,9 @@ fn extern_call(
     let resolver = c.externs.ok_or(CompileError::Unsupported(
         "extern calls without an architecture",
     ))?;
+    let path = c.instances.as_ref().map_or("", |i| i.path.as_str());
     let id = resolver
-        .resolve(name, instance)
+        .resolve(name, instance, path)
         .ok_or(CompileError::UnknownExtern(name.to_string()))?;
     let args = args
         .iter()

@@ -39,9 +39,11 @@ pub enum ExternArg {
 /// Maps extern call sites to the architecture's ids, at load time.
 pub trait ExternResolver {
     /// The id for calls of `name` (an extern function, or a method when
-    /// `instance` is the receiver); `None` if the architecture does not
-    /// implement it (the pipeline then fails to load, saying so).
-    fn resolve(&self, name: &str, instance: Option<InstanceId>) -> Option<u32>;
+    /// `instance` is the receiver) made in the block instance at `path`
+    /// (an extern declared in a control instantiated twice has state in
+    /// each); `None` if the architecture does not implement it (the
+    /// pipeline then fails to load, saying so).
+    fn resolve(&self, name: &str, instance: Option<InstanceId>, path: &str) -> Option<u32>;
 }
 
 /// Runs extern calls, at run time.

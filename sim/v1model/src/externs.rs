@@ -16,14 +16,18 @@ pub(crate) struct Shared {
     pub std: StdMeta,
 }
 
+/// The state of one extern instance as placed in the pipeline: an extern
+/// declared in a control instantiated twice has two.
+pub(crate) type StateId = u32;
+
 /// The kinds of call v1model implements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Call {
     MarkToDrop,
-    Count(InstanceId),
-    DirectCount(InstanceId),
-    RegisterRead(InstanceId),
-    RegisterWrite(InstanceId),
+    Count(StateId),
+    DirectCount(StateId),
+    RegisterRead(StateId),
+    RegisterWrite(StateId),
     VerifyChecksum,
     UpdateChecksum,
     Hash,
@@ -47,8 +51,13 @@ pub(crate) struct V1Externs {
     calls: RefCell<Vec<Call>>,
     kinds: HashMap<InstanceId, String>,
     std: StdMeta,
-    counters: HashMap<InstanceId, Vec<(u64, u64)>>,
-    registers: HashMap<InstanceId, Vec<Bits>>,
+    /// State ids by (block instance path, extern instance); globals under
+    /// the empty path.
+    states: HashMap<(String, InstanceId), StateId>,
+    /// State ids by control-plane name (`Ing.first.hits`).
+    pub names: HashMap<String, StateId>,
+    counters: HashMap<StateId, Vec<(u64, u64)>>,
+    registers: HashMap<StateId, Vec<Bits>>,
     /// Digests waiting for the control plane: (receiver, data bits); at
     /// most [`MAX_PENDING_DIGESTS`], later ones are counted and dropped.
     pub digests: Vec<(u64, Vec<u8>)>,
@@ -74,10 +83,32 @@ impl V1Externs {
             Some(ir::ExprKind::Const(ir::Value::Int(n))) => usize::try_from(n).unwrap_or(0),
             _ => 0,
         };
+        // Each extern declared in a block gets state per instance of the
+        // block; the others (declared at top level) once.
+        let mut placed: Vec<(String, InstanceId, String)> = Vec::new();
+        let mut in_blocks = std::collections::HashSet::new();
+        for (b, path) in p.instance_paths() {
+            for &i in &p.blocks[b.0 as usize].instances {
+                in_blocks.insert(i);
+                let name = p.instances[i.0 as usize].cp_name.under(&path);
+                placed.push((path.clone(), i, name));
+            }
+        }
+        for i in (0..p.instances.len() as u32).map(InstanceId) {
+            if !in_blocks.contains(&i) {
+                let name = p.instances[i.0 as usize].cp_name.under("");
+                placed.push((String::new(), i, name));
+            }
+        }
+        let mut states = HashMap::new();
+        let mut names = HashMap::new();
         let mut counters = HashMap::new();
         let mut registers = HashMap::new();
-        for (i, inst) in p.instances.iter().enumerate() {
-            let id = InstanceId(i as u32);
+        for (path, i, name) in placed {
+            let inst = &p.instances[i.0 as usize];
+            let id = states.len() as StateId;
+            states.insert((path, i), id);
+            names.insert(name, id);
             match &inst.of {
                 InstanceOf::Extern { name } if name == "counter" => {
                     counters.insert(id, vec![(0, 0); size(inst)]);
@@ -102,6 +133,8 @@ impl V1Externs {
             calls: RefCell::new(Vec::new()),
             kinds,
             std: shared.std,
+            states,
+            names,
             counters,
             registers,
             digests: Vec::new(),
@@ -115,26 +148,32 @@ impl V1Externs {
     }
 
     /// Packets and bytes counted by `counter` instance `id` at `index`.
-    pub fn counter(&self, id: InstanceId, index: usize) -> Option<(u64, u64)> {
+    pub fn counter(&self, id: StateId, index: usize) -> Option<(u64, u64)> {
         self.counters.get(&id).and_then(|c| c.get(index)).copied()
     }
 
     /// Value of `register` instance `id` at `index`.
-    pub fn register(&self, id: InstanceId, index: usize) -> Option<&Bits> {
+    pub fn register(&self, id: StateId, index: usize) -> Option<&Bits> {
         self.registers.get(&id).and_then(|r| r.get(index))
     }
 
-    pub fn register_mut(&mut self, id: InstanceId, index: usize) -> Option<&mut Bits> {
+    pub fn register_mut(&mut self, id: StateId, index: usize) -> Option<&mut Bits> {
         self.registers.get_mut(&id).and_then(|r| r.get_mut(index))
     }
 }
 
 impl ExternResolver for V1Externs {
-    fn resolve(&self, name: &str, instance: Option<InstanceId>) -> Option<u32> {
+    fn resolve(&self, name: &str, instance: Option<InstanceId>, path: &str) -> Option<u32> {
         let kind = instance
             .and_then(|i| self.kinds.get(&i))
             .map(String::as_str);
-        let call = match (name, kind, instance) {
+        let state = instance.and_then(|i| {
+            self.states
+                .get(&(path.to_string(), i))
+                .or_else(|| self.states.get(&(String::new(), i)))
+                .copied()
+        });
+        let call = match (name, kind, state) {
             ("mark_to_drop", None, _) => Call::MarkToDrop,
             ("count", Some("counter"), Some(i)) => Call::Count(i),
             ("count", Some("direct_counter"), Some(i)) => Call::DirectCount(i),

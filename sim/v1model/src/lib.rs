@@ -116,8 +116,6 @@ pub struct V1Switch {
     /// Multicast nodes by handle: (replication id, ports).
     nodes: Vec<(u16, Vec<u32>)>,
     output: Vec<u8>,
-    /// Extern instances by control-plane name.
-    extern_names: HashMap<String, ir::InstanceId>,
     /// The packet state after ingress, kept while egress runs per copy.
     after_ingress: Vec<u8>,
     /// Log each packet's path (target `janus::trace`); see [`V1Switch::set_trace`].
@@ -231,12 +229,6 @@ impl V1Switch {
         let mut next = || it.next().unwrap_or_default();
         let (verify, ingress, egress, compute, deparser) = (next(), next(), next(), next(), next());
         let results = vec![ApplyResult::default(); tables.len()];
-        let mut extern_names = HashMap::new();
-        for (b, path) in program.instance_paths() {
-            for &i in &program.blocks[b.0 as usize].instances {
-                extern_names.insert(program.instances[i.0 as usize].cp_name.under(&path), i);
-            }
-        }
         Ok(V1Switch {
             parser: parser.ok_or(LoadError::BadArgument(0))?,
             program,
@@ -254,7 +246,6 @@ impl V1Switch {
             groups: HashMap::new(),
             nodes: Vec::new(),
             output: Vec::new(),
-            extern_names,
             after_ingress: vec![0; arena_bytes as usize],
             trace: false,
         })
@@ -282,8 +273,8 @@ impl V1Switch {
         self.tables.get_mut(slot)
     }
 
-    fn instance(&self, name: &str) -> Option<ir::InstanceId> {
-        self.extern_names.get(name).copied()
+    fn instance(&self, name: &str) -> Option<externs::StateId> {
+        self.externs.names.get(name).copied()
     }
 
     /// Takes the digests sent since the last call, oldest first, as

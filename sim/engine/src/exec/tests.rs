@@ -281,7 +281,7 @@ struct Toy {
 }
 
 impl crate::externs::ExternResolver for Toy {
-    fn resolve(&self, name: &str, instance: Option<ir::InstanceId>) -> Option<u32> {
+    fn resolve(&self, name: &str, instance: Option<ir::InstanceId>, _path: &str) -> Option<u32> {
         match (name, instance) {
             ("drop_it", None) => Some(0),
             ("add", Some(_)) => Some(1),
