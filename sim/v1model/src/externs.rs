@@ -30,6 +30,9 @@ enum Call {
     RegisterWrite(StateId),
     VerifyChecksum,
     UpdateChecksum,
+    VerifyChecksumWithPayload,
+    UpdateChecksumWithPayload,
+    Truncate,
     Hash,
     Random,
     Digest,
@@ -62,6 +65,8 @@ pub(crate) struct V1Externs {
     /// most [`MAX_PENDING_DIGESTS`], later ones are counted and dropped.
     pub digests: Vec<(u64, Vec<u8>)>,
     pub digests_dropped: u64,
+    /// `truncate(n)`: send at most `n` bytes of this packet.
+    pub truncate_to: Option<u32>,
     rng: u64,
     scratch: Vec<u8>,
     /// Width of every scalar type, by type id (for reading places).
@@ -139,6 +144,7 @@ impl V1Externs {
             registers,
             digests: Vec::new(),
             digests_dropped: 0,
+            truncate_to: None,
             rng: 0x2545_F491_4F6C_DD1D,
             scratch: Vec::new(),
             widths: (0..p.types.len() as u32)
@@ -181,6 +187,9 @@ impl ExternResolver for V1Externs {
             ("write", Some("register"), Some(i)) => Call::RegisterWrite(i),
             ("verify_checksum", None, _) => Call::VerifyChecksum,
             ("update_checksum", None, _) => Call::UpdateChecksum,
+            ("verify_checksum_with_payload", None, _) => Call::VerifyChecksumWithPayload,
+            ("update_checksum_with_payload", None, _) => Call::UpdateChecksumWithPayload,
+            ("truncate", None, _) => Call::Truncate,
             ("hash", None, _) => Call::Hash,
             ("random", None, _) => Call::Random,
             ("digest", None, _) => Call::Digest,
@@ -262,7 +271,16 @@ impl ExternHandler for V1Externs {
                     *slot = v.cast(slot.width(), false);
                 }
             }
-            Call::VerifyChecksum | Call::UpdateChecksum => {
+            Call::Truncate => {
+                let len = self
+                    .value(args.first(), env)
+                    .map_or(0, |b| b.as_u64_truncated());
+                self.truncate_to = Some(u32::try_from(len).unwrap_or(u32::MAX));
+            }
+            Call::VerifyChecksum
+            | Call::UpdateChecksum
+            | Call::VerifyChecksumWithPayload
+            | Call::UpdateChecksumWithPayload => {
                 let cond = self.value(args.first(), env).is_some_and(|b| b.to_bool());
                 let algo = self
                     .value(args.get(3), env)
@@ -278,9 +296,18 @@ impl ExternHandler for V1Externs {
                     return Flow::Continue;
                 };
                 let width = self.out_width(args.get(2));
-                let bits = self.flatten(args.get(1), env);
+                let mut bits = self.flatten(args.get(1), env);
+                if matches!(
+                    call,
+                    Call::VerifyChecksumWithPayload | Call::UpdateChecksumWithPayload
+                ) {
+                    // The payload: what the parser left, from a byte boundary.
+                    self.scratch.truncate(bits.div_ceil(8));
+                    self.scratch.extend_from_slice(env.input);
+                    bits = bits.div_ceil(8) * 8 + env.input.len() * 8;
+                }
                 let sum = compute(algo, &self.scratch, bits, width);
-                if call == Call::UpdateChecksum {
+                if matches!(call, Call::UpdateChecksum | Call::UpdateChecksumWithPayload) {
                     Bits::from_u64(width, false, sum).write_bits(env.arena, bit as usize);
                 } else {
                     let stored =

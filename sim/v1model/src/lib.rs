@@ -338,6 +338,7 @@ impl V1Switch {
             tracing::info!(target: "janus::trace", port, len = packet.len(), "packet in");
         }
         self.arena.fill(0);
+        self.externs.truncate_to = None;
         std.ingress_port.write(&mut self.arena, port as u64);
         std.packet_length
             .write(&mut self.arena, packet.len() as u64);
@@ -353,8 +354,8 @@ impl V1Switch {
             env.cursor
         };
         let payload = &packet[(cursor / 8).min(packet.len())..];
-        self.run_block(Block::Verify);
-        self.run_block(Block::Ingress);
+        self.run_block(Block::Verify, payload);
+        self.run_block(Block::Ingress, &[]);
         let mcast = std.mcast_grp.read(&self.arena) as u16;
         let egress_spec = std.egress_spec.read(&self.arena);
         let copies: Vec<(u16, u32, u64)> = if mcast != 0 {
@@ -376,25 +377,30 @@ impl V1Switch {
             );
         }
         self.after_ingress.copy_from_slice(&self.arena);
+        let truncate_after_ingress = self.externs.truncate_to;
         let mut out = Vec::with_capacity(copies.len());
         for (rid, egress_port, instance_type) in copies {
             self.arena.copy_from_slice(&self.after_ingress);
+            self.externs.truncate_to = truncate_after_ingress;
             std.egress_port.write(&mut self.arena, egress_port as u64);
             // simple_switch clears egress_spec as egress starts: only an
             // egress that drops again (511) drops the copy.
             std.egress_spec.write(&mut self.arena, 0);
             std.egress_rid.write(&mut self.arena, rid as u64);
             std.instance_type.write(&mut self.arena, instance_type);
-            self.run_block(Block::Egress);
+            self.run_block(Block::Egress, &[]);
             if std.egress_spec.read(&self.arena) == DROP_PORT {
                 if self.trace {
                     tracing::info!(target: "janus::trace", egress_port, "dropped in egress");
                 }
                 continue;
             }
-            self.run_block(Block::Compute);
+            self.run_block(Block::Compute, payload);
             let mut bytes = self.deparse();
             bytes.extend_from_slice(payload);
+            if let Some(n) = self.externs.truncate_to {
+                bytes.truncate(n as usize);
+            }
             if self.trace {
                 tracing::info!(target: "janus::trace", egress_port, len = bytes.len(), "packet out");
             }
@@ -403,14 +409,18 @@ impl V1Switch {
         out
     }
 
-    fn run_block(&mut self, which: Block) {
+    /// Runs a control; `payload` (the bytes the parser left) is what the
+    /// `*_with_payload` checksums add.
+    fn run_block(&mut self, which: Block, payload: &[u8]) {
         let ops = match which {
             Block::Verify => &self.verify,
             Block::Ingress => &self.ingress,
             Block::Egress => &self.egress,
             Block::Compute => &self.compute,
         };
-        let mut env = Env::new(&mut self.arena)
+        let mut env = Env::new(&mut self.arena);
+        env.input = payload;
+        let mut env = env
             .with_tables(&self.tables, &mut self.results)
             .with_externs(&mut self.externs)
             .with_trace(self.trace);
