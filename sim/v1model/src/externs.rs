@@ -1,6 +1,7 @@
 //! v1model's externs as simple_switch implements them (a first set; the
 //! rest make loading fail with a clear message rather than run wrongly).
 
+use crate::meter::{Color, Meter, Rate};
 use crate::{DROP_PORT, StdMeta};
 use janus_engine::env::Env;
 use janus_engine::eval::{Place, scalar_shape};
@@ -25,6 +26,8 @@ pub(crate) type StateId = u32;
 enum Call {
     MarkToDrop,
     Count(StateId),
+    ExecuteMeter(StateId),
+    DirectMeterRead(StateId),
     DirectCount(StateId),
     RegisterRead(StateId),
     RegisterWrite(StateId),
@@ -50,6 +53,12 @@ const XOR16: u64 = 7;
 /// queue is bounded); more are dropped and counted.
 pub const MAX_PENDING_DIGESTS: usize = 4096;
 
+/// A meter instance: its cells and what it measures.
+struct MeterArray {
+    bytes: bool,
+    cells: Vec<Meter>,
+}
+
 pub(crate) struct V1Externs {
     calls: RefCell<Vec<Call>>,
     kinds: HashMap<InstanceId, String>,
@@ -61,6 +70,9 @@ pub(crate) struct V1Externs {
     pub names: HashMap<String, StateId>,
     counters: HashMap<StateId, Vec<(u64, u64)>>,
     registers: HashMap<StateId, Vec<Bits>>,
+    meters: HashMap<StateId, MeterArray>,
+    /// The meters' clock.
+    started: std::time::Instant,
     /// Digests waiting for the control plane: (receiver, data bits); at
     /// most [`MAX_PENDING_DIGESTS`], later ones are counted and dropped.
     pub digests: Vec<(u64, Vec<u8>)>,
@@ -109,6 +121,7 @@ impl V1Externs {
         let mut names = HashMap::new();
         let mut counters = HashMap::new();
         let mut registers = HashMap::new();
+        let mut meters = HashMap::new();
         for (path, i, name) in placed {
             let inst = &p.instances[i.0 as usize];
             let id = states.len() as StateId;
@@ -120,6 +133,25 @@ impl V1Externs {
                 }
                 InstanceOf::Extern { name } if name == "direct_counter" => {
                     counters.insert(id, vec![(0, 0); 1]);
+                }
+                InstanceOf::Extern { name } if name == "meter" || name == "direct_meter" => {
+                    let (cells, type_arg) = if name == "meter" {
+                        (size(inst), inst.args.get(1))
+                    } else {
+                        (1, inst.args.first())
+                    };
+                    // MeterType: packets (0), bytes (1).
+                    let bytes = matches!(
+                        type_arg.map(|a| &a.kind),
+                        Some(ir::ExprKind::Const(ir::Value::Enum(1)))
+                    );
+                    meters.insert(
+                        id,
+                        MeterArray {
+                            bytes,
+                            cells: vec![Meter::default(); cells],
+                        },
+                    );
                 }
                 InstanceOf::Extern { name } if name == "register" => {
                     let width = match p.types.get(inst.ty) {
@@ -142,6 +174,8 @@ impl V1Externs {
             names,
             counters,
             registers,
+            meters,
+            started: std::time::Instant::now(),
             digests: Vec::new(),
             digests_dropped: 0,
             truncate_to: None,
@@ -183,6 +217,8 @@ impl ExternResolver for V1Externs {
             ("mark_to_drop", None, _) => Call::MarkToDrop,
             ("count", Some("counter"), Some(i)) => Call::Count(i),
             ("count", Some("direct_counter"), Some(i)) => Call::DirectCount(i),
+            ("execute_meter", Some("meter"), Some(i)) => Call::ExecuteMeter(i),
+            ("read", Some("direct_meter"), Some(i)) => Call::DirectMeterRead(i),
             ("read", Some("register"), Some(i)) => Call::RegisterRead(i),
             ("write", Some("register"), Some(i)) => Call::RegisterWrite(i),
             ("verify_checksum", None, _) => Call::VerifyChecksum,
@@ -233,6 +269,15 @@ impl ExternHandler for V1Externs {
                     c.0 += 1;
                     c.1 += bytes;
                 }
+            }
+            Call::ExecuteMeter(i) => {
+                let index = self.value(args.first(), env).and_then(|b| b.to_u64());
+                let color = self.meter(i, index.unwrap_or(u64::MAX) as usize, env);
+                self.write_out(args.get(1), color as u64, env);
+            }
+            Call::DirectMeterRead(i) => {
+                let color = self.meter(i, 0, env);
+                self.write_out(args.first(), color as u64, env);
             }
             Call::DirectCount(i) => {
                 let bytes = self.std.packet_length.read(env.arena);
@@ -386,6 +431,57 @@ impl ExternHandler for V1Externs {
 }
 
 impl V1Externs {
+    /// Runs meter cell `index` of `id` on the current packet; GREEN for a
+    /// cell that does not exist.
+    fn meter(&mut self, id: StateId, index: usize, env: &Env<'_>) -> Color {
+        let now_us = self.started.elapsed().as_micros() as u64;
+        let bytes = self.std.packet_length.read(env.arena);
+        match self.meters.get_mut(&id) {
+            Some(m) => {
+                let units = if m.bytes { bytes } else { 1 };
+                m.cells
+                    .get_mut(index)
+                    .map_or(Color::Green, |c| c.execute(now_us, units))
+            }
+            None => Color::Green,
+        }
+    }
+
+    /// Sets the rates of meter `id` (every cell when `index` is `None`);
+    /// false if there is no such meter or cell.
+    pub fn set_meter_rates(
+        &mut self,
+        id: StateId,
+        index: Option<usize>,
+        committed: Rate,
+        peak: Rate,
+    ) -> bool {
+        let now_us = self.started.elapsed().as_micros() as u64;
+        let Some(m) = self.meters.get_mut(&id) else {
+            return false;
+        };
+        match index {
+            Some(i) => match m.cells.get_mut(i) {
+                Some(c) => c.set_rates(committed, peak, now_us),
+                None => return false,
+            },
+            None => m
+                .cells
+                .iter_mut()
+                .for_each(|c| c.set_rates(committed, peak, now_us)),
+        }
+        true
+    }
+
+    /// Writes `v` to an `out` argument's place, at the place's width.
+    fn write_out(&self, arg: Option<&ExternArg>, v: u64, env: &mut Env<'_>) {
+        if let Some(ExternArg::Place { place, ty }) = arg
+            && let (Some(bit), Some(width)) = (place.resolve(env), self.width(*ty))
+        {
+            Bits::from_u64(width, false, v).write_bits(env.arena, bit as usize);
+        }
+    }
+
     /// A scalar argument's value: evaluated, or read from its place.
     fn value(&self, arg: Option<&ExternArg>, env: &Env<'_>) -> Option<Bits> {
         match arg? {

@@ -9,6 +9,7 @@
 //! ```
 
 mod externs;
+pub mod meter;
 pub mod stf;
 
 pub use externs::MAX_PENDING_DIGESTS;
@@ -283,6 +284,21 @@ impl V1Switch {
     pub fn take_digests(&mut self) -> (Vec<(u64, Vec<u8>)>, u64) {
         let dropped = std::mem::take(&mut self.externs.digests_dropped);
         (std::mem::take(&mut self.externs.digests), dropped)
+    }
+
+    /// Sets the committed and peak rates of meter `name`, cell `index` (every
+    /// cell when `None`); false if there is no such meter or cell.
+    pub fn set_meter_rates(
+        &mut self,
+        name: &str,
+        index: Option<usize>,
+        committed: meter::Rate,
+        peak: meter::Rate,
+    ) -> bool {
+        match self.instance(name) {
+            Some(id) => self.externs.set_meter_rates(id, index, committed, peak),
+            None => false,
+        }
     }
 
     /// Packets and bytes counted by indexed counter `name` at `index`.

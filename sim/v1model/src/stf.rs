@@ -7,6 +7,7 @@
 //! i-th packet must match the i-th pattern. Order across ports is free.
 
 use crate::V1Switch;
+use crate::meter::Rate;
 use janus_engine::table::{Entry, FieldMatch, MatchKind};
 use janus_engine::value::Bits;
 use janus_stf::{ActionCall, Command, KeyMatch, Pattern, Stf};
@@ -164,10 +165,38 @@ fn configure_one(sw: &mut V1Switch, cmd: &Command) -> Result<(), String> {
                 return Err(format!("no register cell `{name}`[{index}]"));
             }
         }
+        Command::MeterSetRates { name, index, rates } => {
+            let (c, p) = two_rates(rates)?;
+            if !sw.set_meter_rates(name, Some(*index as usize), c, p) {
+                return Err(format!("no meter cell `{name}`[{index}]"));
+            }
+        }
+        Command::MeterArraySetRates { name, rates } => {
+            let (c, p) = two_rates(rates)?;
+            if !sw.set_meter_rates(name, None, c, p) {
+                return Err(format!("no meter `{name}`"));
+            }
+        }
         Command::Wait => {}
         other => return Err(format!("`{}` is not supported yet", other.keyword())),
     }
     Ok(())
+}
+
+/// Committed and peak rate from an STF rate list (one rate: both).
+fn two_rates(rates: &[janus_stf::MeterRate]) -> Result<(Rate, Rate), String> {
+    let conv = |r: &janus_stf::MeterRate| Rate {
+        per_us: r.rate,
+        burst: r.burst,
+    };
+    match rates {
+        [one] => Ok((conv(one), conv(one))),
+        [c, p] => Ok((conv(c), conv(p))),
+        _ => Err(format!(
+            "a v1model meter takes one or two rates, not {}",
+            rates.len()
+        )),
+    }
 }
 
 fn compare(
