@@ -285,6 +285,7 @@ mod tests {
                 .map(|(n, t)| FieldInfo {
                     name: (*n).into(),
                     ty: *t,
+                    field_lists: Vec::new(),
                 })
                 .collect(),
         })
@@ -369,10 +370,12 @@ mod tests {
                 FieldInfo {
                     name: "x".into(),
                     ty: h,
+                    field_lists: Vec::new(),
                 },
                 FieldInfo {
                     name: "y".into(),
                     ty: h,
+                    field_lists: Vec::new(),
                 },
             ],
         });
@@ -389,26 +392,32 @@ mod tests {
                 FieldInfo {
                     name: "port".into(),
                     ty: b9,
+                    field_lists: Vec::new(),
                 },
                 FieldInfo {
                     name: "flag".into(),
                     ty: TypeTable::BOOL,
+                    field_lists: Vec::new(),
                 },
                 FieldInfo {
                     name: "st".into(),
                     ty: stack,
+                    field_lists: Vec::new(),
                 },
                 FieldInfo {
                     name: "u".into(),
                     ty: u,
+                    field_lists: Vec::new(),
                 },
                 FieldInfo {
                     name: "e".into(),
                     ty: e,
+                    field_lists: Vec::new(),
                 },
                 FieldInfo {
                     name: "err".into(),
                     ty: TypeTable::ERROR,
+                    field_lists: Vec::new(),
                 },
             ],
         });

@@ -12,6 +12,9 @@ pub struct TyId(pub u32);
 pub struct FieldInfo {
     pub name: String,
     pub ty: TyId,
+    /// The ids of `@field_list(...)` on the field (integer literals):
+    /// v1model's lists of metadata kept by resubmit, recirculate and clone.
+    pub field_lists: Vec<u32>,
 }
 
 /// Which of the struct-like kinds a [`StructInfo`] is.

@@ -36,6 +36,18 @@ enum Call {
     VerifyChecksumWithPayload,
     UpdateChecksumWithPayload,
     Truncate,
+    /// `clone`/`clone3` (no field list) and `clone_preserving_field_list`.
+    Clone {
+        with_list: bool,
+    },
+    /// `resubmit`/`recirculate` (legacy: nothing kept) and their
+    /// `*_preserving_field_list` forms.
+    Resubmit {
+        with_list: bool,
+    },
+    Recirculate {
+        with_list: bool,
+    },
     Hash,
     Random,
     Digest,
@@ -52,6 +64,26 @@ const XOR16: u64 = 7;
 /// Digests kept until the control plane takes them (as a switch's learning
 /// queue is bounded); more are dropped and counted.
 pub const MAX_PENDING_DIGESTS: usize = 4096;
+
+/// A clone asked for with `clone*(type, session[, list])`; the last call
+/// wins, as in simple_switch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CloneRequest {
+    /// E2E (from egress) rather than I2E.
+    pub egress: bool,
+    pub session: u32,
+    /// The `@field_list` id whose metadata the copy keeps; `None`: none.
+    pub field_list: Option<u32>,
+}
+
+/// What the running block asked the packet replication engine for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Requests {
+    pub clone: Option<CloneRequest>,
+    /// `Some(list)` when resubmit was called (`list`: the kept field list).
+    pub resubmit: Option<Option<u32>>,
+    pub recirculate: Option<Option<u32>>,
+}
 
 /// A meter instance: its cells and what it measures.
 struct MeterArray {
@@ -79,6 +111,8 @@ pub(crate) struct V1Externs {
     pub digests_dropped: u64,
     /// `truncate(n)`: send at most `n` bytes of this packet.
     pub truncate_to: Option<u32>,
+    /// Clone, resubmit and recirculate asked for by the running block.
+    pub requests: Requests,
     rng: u64,
     scratch: Vec<u8>,
     /// Width of every scalar type, by type id (for reading places).
@@ -179,6 +213,7 @@ impl V1Externs {
             digests: Vec::new(),
             digests_dropped: 0,
             truncate_to: None,
+            requests: Requests::default(),
             rng: 0x2545_F491_4F6C_DD1D,
             scratch: Vec::new(),
             widths: (0..p.types.len() as u32)
@@ -226,6 +261,12 @@ impl ExternResolver for V1Externs {
             ("verify_checksum_with_payload", None, _) => Call::VerifyChecksumWithPayload,
             ("update_checksum_with_payload", None, _) => Call::UpdateChecksumWithPayload,
             ("truncate", None, _) => Call::Truncate,
+            ("clone" | "clone3", None, _) => Call::Clone { with_list: false },
+            ("clone_preserving_field_list", None, _) => Call::Clone { with_list: true },
+            ("resubmit", None, _) => Call::Resubmit { with_list: false },
+            ("resubmit_preserving_field_list", None, _) => Call::Resubmit { with_list: true },
+            ("recirculate", None, _) => Call::Recirculate { with_list: false },
+            ("recirculate_preserving_field_list", None, _) => Call::Recirculate { with_list: true },
             ("hash", None, _) => Call::Hash,
             ("random", None, _) => Call::Random,
             ("digest", None, _) => Call::Digest,
@@ -315,6 +356,29 @@ impl ExternHandler for V1Externs {
                 ) {
                     *slot = v.cast(slot.width(), false);
                 }
+            }
+            Call::Clone { with_list } => {
+                let num = |i: usize| {
+                    self.value(args.get(i), env)
+                        .map_or(0, |b| b.as_u64_truncated())
+                };
+                self.requests.clone = Some(CloneRequest {
+                    egress: num(0) == 1,
+                    session: num(1) as u32,
+                    field_list: with_list.then(|| num(2) as u32),
+                });
+            }
+            Call::Resubmit { with_list } => {
+                let list = self
+                    .value(args.first(), env)
+                    .map_or(0, |b| b.as_u64_truncated());
+                self.requests.resubmit = Some(with_list.then_some(list as u32));
+            }
+            Call::Recirculate { with_list } => {
+                let list = self
+                    .value(args.first(), env)
+                    .map_or(0, |b| b.as_u64_truncated());
+                self.requests.recirculate = Some(with_list.then_some(list as u32));
             }
             Call::Truncate => {
                 let len = self

@@ -10,15 +10,16 @@
 
 mod externs;
 pub mod meter;
+mod packet;
 pub mod stf;
 
 pub use externs::MAX_PENDING_DIGESTS;
 use externs::{Shared, V1Externs};
-use janus_engine::env::{ApplyResult, Env};
+use janus_engine::env::ApplyResult;
 use janus_engine::eval::{CompileError, Compiler};
-use janus_engine::exec::{Op, compile_stmts, run};
+use janus_engine::exec::{Op, compile_stmts};
 use janus_engine::layout::{LayoutKind, Layouts};
-use janus_engine::parser::{CompiledParser, Outcome, compile_parser, run_parser};
+use janus_engine::parser::{CompiledParser, compile_parser};
 use janus_engine::plan::StoragePlan;
 use janus_engine::table::TableState;
 use janus_engine::value::Bits;
@@ -121,6 +122,19 @@ pub struct V1Switch {
     after_ingress: Vec<u8>,
     /// Log each packet's path (target `janus::trace`); see [`V1Switch::set_trace`].
     trace: bool,
+    /// Clone sessions.
+    mirror: HashMap<u32, MirrorTarget>,
+    /// `@field_list(id)` -> (bit, width) of each user-metadata field in it.
+    field_lists: HashMap<u32, Vec<(u32, u32)>>,
+    /// The bytes of user metadata and standard_metadata in the arena.
+    metadata: std::ops::Range<usize>,
+}
+
+/// Where a clone session sends its copies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MirrorTarget {
+    Port(u32),
+    Group(u16),
 }
 
 impl V1Switch {
@@ -159,6 +173,8 @@ impl V1Switch {
         let sm_at = m_at + layouts.layout(m_ty)?.bytes;
         let arena_bytes = sm_at + layouts.layout(sm_ty)?.bytes;
         let std = std_meta(&program, &mut layouts, sm_ty, sm_at)?;
+        let mut field_lists = HashMap::new();
+        collect_field_lists(&program, &mut layouts, m_ty, m_at * 8, &mut field_lists)?;
         // Which shared copy each block parameter denotes, by position:
         // (parser: b, h, m, sm), (verify: h, m), (ingress/egress: h, m, sm),
         // (compute: h, m), (deparser: b, h).
@@ -249,6 +265,9 @@ impl V1Switch {
             output: Vec::new(),
             after_ingress: vec![0; arena_bytes as usize],
             trace: false,
+            mirror: HashMap::new(),
+            field_lists,
+            metadata: m_at as usize..arena_bytes as usize,
         })
     }
 
@@ -301,6 +320,16 @@ impl V1Switch {
         }
     }
 
+    /// Configures clone session `session` to send copies to `target`.
+    pub fn mirroring_add(&mut self, session: u32, target: MirrorTarget) {
+        self.mirror.insert(session, target);
+    }
+
+    /// Removes clone session `session`; false if it was not configured.
+    pub fn mirroring_delete(&mut self, session: u32) -> bool {
+        self.mirror.remove(&session).is_some()
+    }
+
     /// Packets and bytes counted by indexed counter `name` at `index`.
     pub fn counter(&self, name: &str, index: usize) -> Option<(u64, u64)> {
         self.externs.counter(self.instance(name)?, index)
@@ -345,116 +374,39 @@ impl V1Switch {
         g.extend(node.1.iter().map(|p| (node.0, *p)));
         true
     }
+}
 
-    /// Runs one packet arriving on `port`; returns the packets sent, as
-    /// (port, bytes), in the order simple_switch sends them.
-    pub fn process(&mut self, port: u32, packet: &[u8]) -> Vec<(u32, Vec<u8>)> {
-        let std = self.std;
-        if self.trace {
-            tracing::info!(target: "janus::trace", port, len = packet.len(), "packet in");
-        }
-        self.arena.fill(0);
-        self.externs.truncate_to = None;
-        std.ingress_port.write(&mut self.arena, port as u64);
-        std.packet_length
-            .write(&mut self.arena, packet.len() as u64);
-        // Parser: an error does not drop; it is recorded in parser_error.
-        let cursor = {
-            let mut env = Env::parsing(&mut self.arena, packet)
-                .with_tables(&self.tables, &mut self.results)
-                .with_externs(&mut self.externs)
-                .with_trace(self.trace);
-            if let Outcome::Reject(Some(e)) = run_parser(&self.parser, &mut env) {
-                std.parser_error.write(env.arena, e as u64);
-            }
-            env.cursor
-        };
-        let payload = &packet[(cursor / 8).min(packet.len())..];
-        self.run_block(Block::Verify, payload);
-        self.run_block(Block::Ingress, &[]);
-        let mcast = std.mcast_grp.read(&self.arena) as u16;
-        let egress_spec = std.egress_spec.read(&self.arena);
-        let copies: Vec<(u16, u32, u64)> = if mcast != 0 {
-            self.groups.get(&mcast).map_or_else(Vec::new, |g| {
-                g.iter().map(|(rid, p)| (*rid, *p, 5)).collect()
-            })
-        } else if egress_spec == DROP_PORT {
-            Vec::new()
-        } else {
-            vec![(0, egress_spec as u32, 0)]
-        };
-        if self.trace {
-            tracing::info!(
-                target: "janus::trace",
-                egress_spec,
-                mcast_grp = mcast,
-                copies = copies.len(),
-                "ingress done"
-            );
-        }
-        self.after_ingress.copy_from_slice(&self.arena);
-        let truncate_after_ingress = self.externs.truncate_to;
-        let mut out = Vec::with_capacity(copies.len());
-        for (rid, egress_port, instance_type) in copies {
-            self.arena.copy_from_slice(&self.after_ingress);
-            self.externs.truncate_to = truncate_after_ingress;
-            std.egress_port.write(&mut self.arena, egress_port as u64);
-            // simple_switch clears egress_spec as egress starts: only an
-            // egress that drops again (511) drops the copy.
-            std.egress_spec.write(&mut self.arena, 0);
-            std.egress_rid.write(&mut self.arena, rid as u64);
-            std.instance_type.write(&mut self.arena, instance_type);
-            self.run_block(Block::Egress, &[]);
-            if std.egress_spec.read(&self.arena) == DROP_PORT {
-                if self.trace {
-                    tracing::info!(target: "janus::trace", egress_port, "dropped in egress");
+/// The `@field_list` ids of the scalar fields of struct `ty` at `bit`,
+/// nested structs included.
+fn collect_field_lists(
+    p: &ir::Program,
+    layouts: &mut Layouts<'_>,
+    ty: janus_p4::types::TyId,
+    bit: u32,
+    out: &mut HashMap<u32, Vec<(u32, u32)>>,
+) -> Result<(), LoadError> {
+    let Some(info) = p.types.struct_info(ty) else {
+        return Ok(());
+    };
+    let LayoutKind::Struct { fields } = layouts.layout(ty)?.kind else {
+        return Ok(());
+    };
+    for (f, slot) in info.fields.iter().zip(&fields) {
+        let at = bit + slot.bit_offset;
+        match janus_engine::eval::scalar_shape(&p.types, f.ty) {
+            Some((width, _)) => {
+                for &list in &f.field_lists {
+                    out.entry(list).or_default().push((at, width));
                 }
-                continue;
             }
-            self.run_block(Block::Compute, payload);
-            let mut bytes = self.deparse();
-            bytes.extend_from_slice(payload);
-            if let Some(n) = self.externs.truncate_to {
-                bytes.truncate(n as usize);
-            }
-            if self.trace {
-                tracing::info!(target: "janus::trace", egress_port, len = bytes.len(), "packet out");
-            }
-            out.push((egress_port, bytes));
+            None => collect_field_lists(p, layouts, f.ty, at, out)?,
         }
-        out
     }
-
-    /// Runs a control; `payload` (the bytes the parser left) is what the
-    /// `*_with_payload` checksums add.
-    fn run_block(&mut self, which: Block, payload: &[u8]) {
-        let ops = match which {
-            Block::Verify => &self.verify,
-            Block::Ingress => &self.ingress,
-            Block::Egress => &self.egress,
-            Block::Compute => &self.compute,
-        };
-        let mut env = Env::new(&mut self.arena);
-        env.input = payload;
-        let mut env = env
-            .with_tables(&self.tables, &mut self.results)
-            .with_externs(&mut self.externs)
-            .with_trace(self.trace);
-        run(ops, &mut env);
-    }
-
-    fn deparse(&mut self) -> Vec<u8> {
-        let mut env = Env::deparsing(&mut self.arena, &mut self.output)
-            .with_tables(&self.tables, &mut self.results)
-            .with_externs(&mut self.externs)
-            .with_trace(self.trace);
-        run(&self.deparser, &mut env);
-        self.output.clone()
-    }
+    Ok(())
 }
 
 #[derive(Clone, Copy)]
-enum Block {
+pub(crate) enum Block {
     Verify,
     Ingress,
     Egress,

@@ -177,7 +177,20 @@ fn configure_one(sw: &mut V1Switch, cmd: &Command) -> Result<(), String> {
                 return Err(format!("no meter `{name}`"));
             }
         }
-        Command::Wait => {}
+        Command::MirroringAdd { session, port } => {
+            sw.mirroring_add(*session, crate::MirrorTarget::Port(*port));
+        }
+        Command::MirroringAddMc { session, group } => {
+            let group = u16::try_from(*group)
+                .map_err(|_| format!("multicast group {group} is too large"))?;
+            sw.mirroring_add(*session, crate::MirrorTarget::Group(group));
+        }
+        Command::MirroringDelete { session } => {
+            if !sw.mirroring_delete(*session) {
+                return Err(format!("no clone session {session}"));
+            }
+        }
+        Command::Wait | Command::MirroringGet { .. } => {}
         other => return Err(format!("`{}` is not supported yet", other.keyword())),
     }
     Ok(())

@@ -195,6 +195,7 @@ impl Checker<'_> {
             fields.push(FieldInfo {
                 name: f.name.name.clone(),
                 ty,
+                field_lists: field_lists(&f.annotations),
             });
         }
         self.types().add_struct(StructInfo {
@@ -839,4 +840,24 @@ impl Checker<'_> {
         self.declare(&v.name, Binding::ValueSet(id));
         Some(id)
     }
+}
+
+/// The integer ids of a field's `@field_list(...)` annotations.
+fn field_lists(annotations: &[crate::ast::Annotation]) -> Vec<u32> {
+    annotations
+        .iter()
+        .filter(|a| a.name.name == "field_list")
+        .filter_map(|a| match &a.body {
+            crate::ast::AnnotationBody::Unstructured {
+                exprs: Some(list), ..
+            }
+            | crate::ast::AnnotationBody::ExprList(list) => Some(list),
+            _ => None,
+        })
+        .flatten()
+        .filter_map(|e| match &e.kind {
+            crate::ast::ExprKind::Int(lit) => u32::try_from(&lit.value).ok(),
+            _ => None,
+        })
+        .collect()
 }

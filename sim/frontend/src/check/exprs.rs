@@ -1280,6 +1280,7 @@ impl Checker<'_> {
                     .map(|((n, _), p)| crate::types::FieldInfo {
                         name: n.name.clone(),
                         ty: p.ty,
+                        field_lists: Vec::new(),
                     })
                     .collect(),
             };

@@ -1,0 +1,341 @@
+//! One packet through the switch, as simple_switch moves it: parser,
+//! verify, ingress; then the end-of-ingress decisions (I2E clone, resubmit,
+//! multicast, drop, unicast); per copy egress, the end-of-egress decisions
+//! (E2E clone, drop, deparse, recirculate).
+//!
+//! Resubmitted and recirculated packets go round again, at most
+//! [`MAX_PASSES`] passes per packet in all, so a program that always
+//! recirculates cannot loop for ever.
+
+use crate::externs::{CloneRequest, Requests};
+use crate::{Block, DROP_PORT, MirrorTarget, V1Switch};
+use janus_engine::env::Env;
+use janus_engine::exec::run;
+use janus_engine::parser::{Outcome, run_parser};
+
+/// Passes through ingress allowed for one arriving packet (the first, then
+/// resubmits and recirculations).
+pub const MAX_PASSES: usize = 16;
+
+/// `standard_metadata.instance_type` values (simple_switch's).
+const NORMAL: u64 = 0;
+const INGRESS_CLONE: u64 = 1;
+const EGRESS_CLONE: u64 = 2;
+const RECIRCULATED: u64 = 4;
+const REPLICATED: u64 = 5;
+const RESUBMITTED: u64 = 6;
+
+/// A packet entering ingress again, with the metadata it keeps.
+struct Pass {
+    bytes: Vec<u8>,
+    instance_type: u64,
+    /// The arena it came from and the field list to copy from it.
+    kept: Option<(Vec<u8>, u32)>,
+}
+
+/// A copy waiting for egress: its state, port, replication id and type.
+struct EgressCopy {
+    arena: Vec<u8>,
+    port: u32,
+    rid: u16,
+    instance_type: u64,
+}
+
+impl V1Switch {
+    /// Runs one packet arriving on `port`; returns the packets sent, as
+    /// (port, bytes), in the order simple_switch sends them.
+    pub fn process(&mut self, port: u32, packet: &[u8]) -> Vec<(u32, Vec<u8>)> {
+        if self.trace {
+            tracing::info!(target: "janus::trace", port, len = packet.len(), "packet in");
+        }
+        let mut out = Vec::new();
+        let mut next = self.ingress_pass(port, packet, NORMAL, None, &mut out);
+        let mut passes = 1;
+        while let Some(pass) = next.take() {
+            if passes == MAX_PASSES {
+                if self.trace {
+                    tracing::info!(target: "janus::trace", passes, "pass limit: dropped");
+                }
+                break;
+            }
+            passes += 1;
+            let kept = pass.kept.as_ref().map(|(a, l)| (a.as_slice(), *l));
+            next = self.ingress_pass(port, &pass.bytes, pass.instance_type, kept, &mut out);
+        }
+        out
+    }
+
+    /// One pass: parse `packet`, run ingress and the copies' egress. Returns
+    /// the packet to run again (resubmit or recirculate), if any.
+    fn ingress_pass(
+        &mut self,
+        port: u32,
+        packet: &[u8],
+        instance_type: u64,
+        kept: Option<(&[u8], u32)>,
+        out: &mut Vec<(u32, Vec<u8>)>,
+    ) -> Option<Pass> {
+        let std = self.std;
+        self.arena.fill(0);
+        self.externs.truncate_to = None;
+        self.externs.requests = Requests::default();
+        if let Some((from, list)) = kept {
+            self.keep_fields(from, list);
+        }
+        std.ingress_port.write(&mut self.arena, port as u64);
+        std.packet_length
+            .write(&mut self.arena, packet.len() as u64);
+        std.instance_type.write(&mut self.arena, instance_type);
+        let cursor = self.parse(packet);
+        let payload = &packet[(cursor / 8).min(packet.len())..];
+        self.run_block(Block::Verify, payload);
+        self.run_block(Block::Ingress, &[]);
+        let requests = self.externs.requests;
+        // I2E clone: the packet as received, parsed again, with only the
+        // listed metadata, to the session's port (or group).
+        let mut clones = Vec::new();
+        if let Some(c) = requests.clone.filter(|c| !c.egress) {
+            self.after_ingress.copy_from_slice(&self.arena);
+            clones = self.ingress_clone(c, port, packet);
+            self.arena.copy_from_slice(&self.after_ingress);
+        }
+        let mcast = std.mcast_grp.read(&self.arena) as u16;
+        let egress_spec = std.egress_spec.read(&self.arena);
+        let resubmit = requests.resubmit;
+        let copies: Vec<(u16, u32, u64)> = if resubmit.is_some() {
+            Vec::new()
+        } else if mcast != 0 {
+            self.groups.get(&mcast).map_or_else(Vec::new, |g| {
+                g.iter().map(|(rid, p)| (*rid, *p, REPLICATED)).collect()
+            })
+        } else if egress_spec == DROP_PORT {
+            Vec::new()
+        } else {
+            vec![(0, egress_spec as u32, NORMAL)]
+        };
+        if self.trace {
+            tracing::info!(
+                target: "janus::trace",
+                egress_spec,
+                mcast_grp = mcast,
+                copies = copies.len(),
+                clones = clones.len(),
+                resubmit = resubmit.is_some(),
+                "ingress done"
+            );
+        }
+        self.after_ingress.copy_from_slice(&self.arena);
+        let truncate_after_ingress = self.externs.truncate_to;
+        let mut again = None;
+        // Clones are queued before the packet's own copies.
+        let mut pending: Vec<EgressCopy> = clones;
+        for (rid, egress_port, instance_type) in copies {
+            self.arena.copy_from_slice(&self.after_ingress);
+            self.externs.truncate_to = truncate_after_ingress;
+            if let Some(pass) =
+                self.egress(egress_port, rid, instance_type, payload, &mut pending, out)
+            {
+                again = Some(pass);
+            }
+        }
+        // Clones (and clones of clones) run egress after the original.
+        while let Some(copy) = pending.pop() {
+            self.arena.copy_from_slice(&copy.arena);
+            self.externs.truncate_to = None;
+            if let Some(pass) = self.egress(
+                copy.port,
+                copy.rid,
+                copy.instance_type,
+                payload,
+                &mut pending,
+                out,
+            ) {
+                again = Some(pass);
+            }
+        }
+        if let Some(list) = resubmit {
+            return Some(Pass {
+                bytes: packet.to_vec(),
+                instance_type: RESUBMITTED,
+                kept: list.map(|l| (self.after_ingress.clone(), l)),
+            });
+        }
+        again
+    }
+
+    /// Runs egress for one copy whose state is in the arena; sends it, or
+    /// returns it to recirculate. E2E clones are added to `pending`.
+    fn egress(
+        &mut self,
+        egress_port: u32,
+        rid: u16,
+        instance_type: u64,
+        payload: &[u8],
+        pending: &mut Vec<EgressCopy>,
+        out: &mut Vec<(u32, Vec<u8>)>,
+    ) -> Option<Pass> {
+        let std = self.std;
+        std.egress_port.write(&mut self.arena, egress_port as u64);
+        // simple_switch clears egress_spec as egress starts: only an egress
+        // that drops again (511) drops the copy.
+        std.egress_spec.write(&mut self.arena, 0);
+        std.egress_rid.write(&mut self.arena, rid as u64);
+        std.instance_type.write(&mut self.arena, instance_type);
+        self.externs.requests = Requests::default();
+        self.run_block(Block::Egress, &[]);
+        let requests = self.externs.requests;
+        if let Some(c) = requests.clone.filter(|c| c.egress) {
+            self.egress_clone(c, pending);
+        }
+        if std.egress_spec.read(&self.arena) == DROP_PORT {
+            if self.trace {
+                tracing::info!(target: "janus::trace", egress_port, "dropped in egress");
+            }
+            return None;
+        }
+        self.run_block(Block::Compute, payload);
+        let mut bytes = self.deparse();
+        bytes.extend_from_slice(payload);
+        if let Some(n) = self.externs.truncate_to {
+            bytes.truncate(n as usize);
+        }
+        if let Some(list) = requests.recirculate {
+            if self.trace {
+                tracing::info!(target: "janus::trace", len = bytes.len(), "recirculated");
+            }
+            return Some(Pass {
+                bytes,
+                instance_type: RECIRCULATED,
+                kept: list.map(|l| (self.arena.clone(), l)),
+            });
+        }
+        if self.trace {
+            tracing::info!(target: "janus::trace", egress_port, len = bytes.len(), "packet out");
+        }
+        out.push((egress_port, bytes));
+        None
+    }
+
+    /// The copies an I2E clone makes: the received packet parsed afresh,
+    /// keeping the listed metadata of the packet now in the arena.
+    fn ingress_clone(&mut self, c: CloneRequest, port: u32, packet: &[u8]) -> Vec<EgressCopy> {
+        let Some(targets) = self.mirror_targets(c.session) else {
+            return Vec::new();
+        };
+        let from = self.after_ingress.clone();
+        self.arena.fill(0);
+        if let Some(list) = c.field_list {
+            self.keep_fields(&from, list);
+        }
+        let std = self.std;
+        std.ingress_port.write(&mut self.arena, port as u64);
+        std.packet_length
+            .write(&mut self.arena, packet.len() as u64);
+        // The same packet through the same parser: the copy's payload is
+        // the original's.
+        self.parse(packet);
+        let mut copies = Vec::with_capacity(targets.len());
+        for (rid, p) in targets {
+            copies.push(EgressCopy {
+                arena: self.arena.clone(),
+                port: p,
+                rid,
+                instance_type: INGRESS_CLONE,
+            });
+        }
+        copies
+    }
+
+    /// An E2E clone of the copy in the arena: its headers as egress left
+    /// them, metadata cleared except the listed fields.
+    fn egress_clone(&mut self, c: CloneRequest, pending: &mut Vec<EgressCopy>) {
+        let Some(targets) = self.mirror_targets(c.session) else {
+            return;
+        };
+        let from = self.arena.clone();
+        let mut copy = self.arena.clone();
+        copy[self.metadata.clone()].fill(0);
+        if let Some(list) = c.field_list {
+            self.copy_list(&from, &mut copy, list);
+        }
+        self.std
+            .packet_length
+            .write(&mut copy, self.std.packet_length.read(&from));
+        for (rid, port) in targets {
+            pending.push(EgressCopy {
+                arena: copy.clone(),
+                port,
+                rid,
+                instance_type: EGRESS_CLONE,
+            });
+        }
+    }
+
+    /// Where a clone session sends copies: (rid, port) pairs; `None` if the
+    /// session is not configured.
+    fn mirror_targets(&self, session: u32) -> Option<Vec<(u16, u32)>> {
+        match self.mirror.get(&session)? {
+            MirrorTarget::Port(p) => Some(vec![(0, *p)]),
+            MirrorTarget::Group(g) => Some(self.groups.get(g).cloned().unwrap_or_default()),
+        }
+    }
+
+    /// Copies the fields of `@field_list(list)` from `from` into the arena.
+    fn keep_fields(&mut self, from: &[u8], list: u32) {
+        let mut arena = std::mem::take(&mut self.arena);
+        self.copy_list(from, &mut arena, list);
+        self.arena = arena;
+    }
+
+    fn copy_list(&self, from: &[u8], to: &mut [u8], list: u32) {
+        if let Some(fields) = self.field_lists.get(&list) {
+            for &(bit, width) in fields {
+                janus_engine::env::copy_bits(from, bit as usize, to, bit as usize, width as usize);
+            }
+        }
+    }
+
+    /// Runs the parser over `packet`; returns the bits it consumed.
+    fn parse(&mut self, packet: &[u8]) -> usize {
+        let mut env = Env::parsing(&mut self.arena, packet)
+            .with_tables(&self.tables, &mut self.results)
+            .with_externs(&mut self.externs)
+            .with_trace(self.trace);
+        let outcome = run_parser(&self.parser, &mut env);
+        // A parser error does not drop: it is recorded in parser_error.
+        if let Outcome::Reject(Some(e)) = outcome {
+            self.std.parser_error.write(env.arena, e as u64);
+        }
+        if self.trace {
+            tracing::info!(target: "janus::trace", ?outcome, parsed_bits = env.cursor, "parser done");
+        }
+        env.cursor
+    }
+
+    /// Runs a control; `payload` (the bytes the parser left) is what the
+    /// `*_with_payload` checksums add.
+    pub(crate) fn run_block(&mut self, which: Block, payload: &[u8]) {
+        let ops = match which {
+            Block::Verify => &self.verify,
+            Block::Ingress => &self.ingress,
+            Block::Egress => &self.egress,
+            Block::Compute => &self.compute,
+        };
+        let mut env = Env::new(&mut self.arena);
+        env.input = payload;
+        let mut env = env
+            .with_tables(&self.tables, &mut self.results)
+            .with_externs(&mut self.externs)
+            .with_trace(self.trace);
+        run(ops, &mut env);
+    }
+
+    fn deparse(&mut self) -> Vec<u8> {
+        let mut env = Env::deparsing(&mut self.arena, &mut self.output)
+            .with_tables(&self.tables, &mut self.results)
+            .with_externs(&mut self.externs)
+            .with_trace(self.trace);
+        run(&self.deparser, &mut env);
+        self.output.clone()
+    }
+}
