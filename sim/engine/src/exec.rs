@@ -840,20 +840,16 @@ fn builtin(
     }
 }
 
-/// A direct call `a(args)`: arguments are copied into the parameters,
-/// the body runs, `out`/`inout` parameters are copied back.
-/// A function call: arguments copied into the function's parameters, the
-/// body compiled here (P4 has no recursion), `return e` writing `result`.
-fn function_call(
+/// Copy-in and copy-out of a call's arguments: `out` parameters start at
+/// zero; `out`/`inout` ones are copied back unless the argument is `_`.
+fn copy_args(
     c: &mut Compiler<'_>,
-    f: ir::FunctionId,
+    params: &[ir::Param],
     args: &[Option<ir::Expr>],
-    result: Option<Place>,
-) -> Result<Op, CompileError> {
-    let func = &c.program.functions[f.0 as usize];
+) -> Result<(Vec<Op>, Vec<Op>), CompileError> {
     let mut copy_in = Vec::new();
     let mut copy_out = Vec::new();
-    for (p, arg) in func.params.iter().zip(args) {
+    for (p, arg) in params.iter().zip(args) {
         let Some(arg) = arg else { continue };
         let param = ir::Expr {
             ty: p.ty,
@@ -870,6 +866,20 @@ fn function_call(
             assign(c, arg, &param, &mut copy_out)?;
         }
     }
+    Ok((copy_in, copy_out))
+}
+
+/// A function call: arguments copied into the function's parameters, the
+/// body compiled here (P4 has no recursion), `return e` writing `result`.
+fn function_call(
+    c: &mut Compiler<'_>,
+    f: ir::FunctionId,
+    args: &[Option<ir::Expr>],
+    result: Option<Place>,
+) -> Result<Op, CompileError> {
+    let program = c.program;
+    let func = &program.functions[f.0 as usize];
+    let (copy_in, copy_out) = copy_args(c, &func.params, args)?;
     let saved = std::mem::replace(&mut c.return_place, result);
     let body = compile_stmts(c, &func.body);
     c.return_place = saved;
@@ -970,33 +980,16 @@ fn nested_apply(
     }
 }
 
+/// A direct call `a(args)`: arguments are copied into the parameters,
+/// the body runs, `out`/`inout` parameters are copied back.
 fn action_call(
     c: &mut Compiler<'_>,
     a: ir::ActionId,
     args: &[Option<ir::Expr>],
 ) -> Result<Op, CompileError> {
-    let action = &c.program.actions[a.0 as usize];
-    let mut copy_in = Vec::new();
-    let mut copy_out = Vec::new();
-    for (p, arg) in action.params.iter().zip(args) {
-        let Some(arg) = arg else { continue };
-        let param = ir::Expr {
-            ty: p.ty,
-            kind: ExprKind::Var(p.var),
-            span: arg.span,
-        };
-        match p.direction {
-            Direction::In | Direction::InOut | Direction::None => {
-                assign(c, &param, arg, &mut copy_in)?
-            }
-            Direction::Out => zero(c, &param, &mut copy_in)?,
-        }
-        if matches!(p.direction, Direction::Out | Direction::InOut)
-            && !matches!(arg.kind, ExprKind::DontCare)
-        {
-            assign(c, arg, &param, &mut copy_out)?;
-        }
-    }
+    let program = c.program;
+    let action = &program.actions[a.0 as usize];
+    let (copy_in, copy_out) = copy_args(c, &action.params, args)?;
     let body = compile_stmts(c, &action.body)?;
     Ok(Op::CallAction {
         copy_in,

@@ -62,6 +62,7 @@ pub use ast::{
 };
 pub use error::{StfError, ValueError};
 pub use number::{MAX_DIGITS, Number, Radix};
+pub use parser::KEYWORDS;
 pub use pattern::{Mismatch, Pattern};
 
 /// Parses an STF file. Returns every command in file order, or every

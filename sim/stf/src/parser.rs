@@ -15,7 +15,7 @@ use crate::pattern::Pattern;
 type PResult<T> = Result<T, Diag>;
 
 /// All command keywords (lowercase), for messages and suggestions.
-const KEYWORDS: &[&str] = &[
+pub const KEYWORDS: &[&str] = &[
     "packet",
     "expect",
     "no_packet",

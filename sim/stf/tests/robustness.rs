@@ -6,33 +6,6 @@
 use janus_stf::*;
 use proptest::prelude::*;
 
-const KEYWORDS: &[&str] = &[
-    "packet",
-    "expect",
-    "no_packet",
-    "add",
-    "setdefault",
-    "remove",
-    "check_counter",
-    "wait",
-    "mirroring_add",
-    "mirroring_add_mc",
-    "mirroring_delete",
-    "mirroring_get",
-    "mc_mgrp_create",
-    "mc_node_create",
-    "mc_node_update",
-    "mc_node_associate",
-    "counter_read",
-    "counter_write",
-    "register_read",
-    "register_write",
-    "register_reset",
-    "meter_get_rates",
-    "meter_set_rates",
-    "meter_array_set_rates",
-];
-
 /// Valid lines used as seeds for mutation.
 const VALID: &str = "\
 # comment line
