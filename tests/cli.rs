@@ -118,6 +118,20 @@ fn compile_writes_p4info_and_a_loadable_pipeline() {
     let loaded = janus_p4::pipeline::Pipeline::from_bytes(&bytes).expect("pipeline parses");
     assert_eq!(loaded.p4info, text);
     assert!(loaded.compile().expect("recompiles").program().is_some());
+    // The simulator runs the pipeline file as it runs the source.
+    let out = janus(&[
+        "sim",
+        "test",
+        &pipeline.display().to_string(),
+        &repo("p4/examples/l3_router_acl.stf"),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 

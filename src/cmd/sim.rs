@@ -171,11 +171,20 @@ pub struct SimOptions {
     pub trace: bool,
 }
 
-/// Compiles `program` and loads it into a v1model switch; the error is the
-/// rendered diagnostics or load failure.
+/// Compiles `program` (a P4 source, or a `.pipeline` file from
+/// `janus p4 compile -o`) and loads it into a v1model switch; the error is
+/// the rendered diagnostics or load failure.
 pub fn load_switch(program: &Path, opts: &SimOptions) -> Result<janus_v1model::V1Switch, String> {
-    let c = compile_file(program, &opts.compile)
-        .map_err(|e| format!("cannot read {}: {e}", program.display()))?;
+    let c = if program.extension().is_some_and(|x| x == "pipeline") {
+        let bytes = std::fs::read(program)
+            .map_err(|e| format!("cannot read {}: {e}", program.display()))?;
+        janus_p4::pipeline::Pipeline::from_bytes(&bytes)
+            .and_then(|p| p.compile())
+            .map_err(|e| format!("{}: {e}", program.display()))?
+    } else {
+        compile_file(program, &opts.compile)
+            .map_err(|e| format!("cannot read {}: {e}", program.display()))?
+    };
     if c.has_errors() {
         return Err(format!(
             "{} does not compile:\n{}",
