@@ -102,16 +102,18 @@ impl V1Switch {
         let mcast = std.mcast_grp.read(&self.arena) as u16;
         let egress_spec = std.egress_spec.read(&self.arena);
         let resubmit = requests.resubmit;
-        let copies: Vec<(u16, u32, u64)> = if resubmit.is_some() {
-            Vec::new()
+        // (rid, port) of each copy; a unicast copy needs no allocation.
+        let group: Vec<(u16, u32)>;
+        let unicast = [(0u16, egress_spec as u32)];
+        let (copies, copy_type): (&[(u16, u32)], u64) = if resubmit.is_some() {
+            (&[], NORMAL)
         } else if mcast != 0 {
-            self.groups.get(&mcast).map_or_else(Vec::new, |g| {
-                g.iter().map(|(rid, p)| (*rid, *p, REPLICATED)).collect()
-            })
+            group = self.groups.get(&mcast).cloned().unwrap_or_default();
+            (&group, REPLICATED)
         } else if egress_spec == DROP_PORT {
-            Vec::new()
+            (&[], NORMAL)
         } else {
-            vec![(0, egress_spec as u32, NORMAL)]
+            (&unicast, NORMAL)
         };
         if self.trace {
             tracing::info!(
@@ -129,11 +131,10 @@ impl V1Switch {
         let mut again = None;
         // Clones are queued before the packet's own copies.
         let mut pending: Vec<EgressCopy> = clones;
-        for (rid, egress_port, instance_type) in copies {
+        for &(rid, egress_port) in copies {
             self.arena.copy_from_slice(&self.after_ingress);
             self.externs.truncate_to = truncate_after_ingress;
-            if let Some(pass) =
-                self.egress(egress_port, rid, instance_type, payload, &mut pending, out)
+            if let Some(pass) = self.egress(egress_port, rid, copy_type, payload, &mut pending, out)
             {
                 again = Some(pass);
             }
@@ -194,8 +195,7 @@ impl V1Switch {
             return None;
         }
         self.run_block(Block::Compute, payload);
-        let mut bytes = self.deparse();
-        bytes.extend_from_slice(payload);
+        let mut bytes = self.deparse(payload);
         if let Some(n) = self.externs.truncate_to {
             bytes.truncate(n as usize);
         }
@@ -330,12 +330,16 @@ impl V1Switch {
         run(ops, &mut env);
     }
 
-    fn deparse(&mut self) -> Vec<u8> {
+    /// The deparsed headers followed by `payload`, in one allocation.
+    fn deparse(&mut self, payload: &[u8]) -> Vec<u8> {
         let mut env = Env::deparsing(&mut self.arena, &mut self.output)
             .with_tables(&self.tables, &mut self.results)
             .with_externs(&mut self.externs)
             .with_trace(self.trace);
         run(&self.deparser, &mut env);
-        self.output.clone()
+        let mut bytes = Vec::with_capacity(self.output.len() + payload.len());
+        bytes.extend_from_slice(&self.output);
+        bytes.extend_from_slice(payload);
+        bytes
     }
 }
