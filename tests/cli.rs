@@ -176,6 +176,10 @@ fn demo_runs_the_shipped_programs() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("l3_router_acl.p4: ok"), "{text}");
     assert!(text.contains("table RouterIngress.ipv4_lpm"), "{text}");
+    assert!(
+        text.contains("packet test l3_router_acl.stf: PASS (4 packets in, 1 expected out"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! `janus demo`: the main job a newcomer runs first. Today it runs the P4
-//! front end over the programs Janus ships and shows what the control plane
-//! will see of each; later issues grow it into the full SmartNIC scenario.
+//! front end over the programs Janus ships, shows what the control plane
+//! will see of each, and runs each program's packet test (`X.stf` beside
+//! `X.p4`) on the behavioural model; later issues grow it into the full
+//! SmartNIC scenario.
 
 use janus_p4::driver::{Options, compile_file};
 use std::path::{Path, PathBuf};
@@ -83,10 +85,40 @@ pub fn run() -> ExitCode {
             info.digests.len(),
             info.controller_packet_metadata.len()
         );
+        let stf = path.with_extension("stf");
+        if stf.exists() {
+            match run_packet_test(c, &stf) {
+                Ok(line) => println!("  {line}\n"),
+                Err(why) => {
+                    failed = true;
+                    println!("  packet test {}: FAILED\n{why}\n", stf.display());
+                }
+            }
+        }
     }
     if failed {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Runs the STF test `stf` on the compiled program; a one-line summary.
+fn run_packet_test(c: janus_p4::driver::Compilation, stf: &Path) -> Result<String, String> {
+    let ir = c.ir.ok_or("the program has no IR")?;
+    let mut sw = janus_v1model::V1Switch::load(ir).map_err(|e| e.to_string())?;
+    let test = super::sim::read_stf(stf)?;
+    let start = Instant::now();
+    let report = janus_v1model::stf::run(&mut sw, &test).map_err(|e| e.to_string())?;
+    if !report.passed() {
+        return Err(report.failures.join("\n"));
+    }
+    Ok(format!(
+        "packet test {}: PASS ({} packets in, {} expected out, {:.2} ms on the v1model simulator)",
+        stf.file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+        report.packets,
+        report.expects,
+        start.elapsed().as_secs_f64() * 1e3
+    ))
 }
