@@ -232,6 +232,24 @@ impl V1Externs {
         self.registers.get(&id).and_then(|r| r.get(index))
     }
 
+    pub fn counter_mut(&mut self, id: StateId, index: usize) -> Option<&mut (u64, u64)> {
+        self.counters.get_mut(&id).and_then(|c| c.get_mut(index))
+    }
+
+    /// Sets every cell of register `id` to 0; false if there is no such
+    /// register.
+    pub fn register_reset(&mut self, id: StateId) -> bool {
+        match self.registers.get_mut(&id) {
+            Some(cells) => {
+                cells
+                    .iter_mut()
+                    .for_each(|c| *c = Bits::zero(c.width(), false));
+                true
+            }
+            None => false,
+        }
+    }
+
     pub fn register_mut(&mut self, id: StateId, index: usize) -> Option<&mut Bits> {
         self.registers.get_mut(&id).and_then(|r| r.get_mut(index))
     }

@@ -335,6 +335,27 @@ impl V1Switch {
         self.externs.counter(self.instance(name)?, index)
     }
 
+    /// Sets the packet and byte counts of counter `name` at `index`; false
+    /// if there is no such cell.
+    pub fn counter_write(&mut self, name: &str, index: usize, packets: u64, bytes: u64) -> bool {
+        let Some(id) = self.instance(name) else {
+            return false;
+        };
+        match self.externs.counter_mut(id, index) {
+            Some(cell) => {
+                *cell = (packets, bytes);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Sets every cell of register `name` to 0; false if there is none.
+    pub fn register_reset(&mut self, name: &str) -> bool {
+        self.instance(name)
+            .is_some_and(|id| self.externs.register_reset(id))
+    }
+
     /// The value of register `name` at `index`.
     pub fn register(&self, name: &str, index: usize) -> Option<&Bits> {
         self.externs.register(self.instance(name)?, index)

@@ -190,6 +190,21 @@ fn configure_one(sw: &mut V1Switch, cmd: &Command) -> Result<(), String> {
                 return Err(format!("no clone session {session}"));
             }
         }
+        Command::CounterWrite {
+            name,
+            index,
+            packets,
+            bytes,
+        } => {
+            if !sw.counter_write(name, *index as usize, *packets, *bytes) {
+                return Err(format!("no counter cell `{name}`[{index}]"));
+            }
+        }
+        Command::RegisterReset { name } => {
+            if !sw.register_reset(name) {
+                return Err(format!("no register `{name}`"));
+            }
+        }
         Command::Wait | Command::MirroringGet { .. } => {}
         other => return Err(format!("`{}` is not supported yet", other.keyword())),
     }
