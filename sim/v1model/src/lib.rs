@@ -113,8 +113,11 @@ pub struct V1Switch {
     externs: V1Externs,
     std: StdMeta,
     arena: Vec<u8>,
-    /// Multicast groups: group -> (replication id, port) copies.
+    /// Multicast groups: group -> (replication id, port) copies, expanded
+    /// from `group_nodes` whenever a group or node changes.
     groups: HashMap<u16, Vec<(u16, u32)>>,
+    /// The node handles associated with each group.
+    group_nodes: HashMap<u16, Vec<u32>>,
     /// Multicast nodes by handle: (replication id, ports).
     nodes: Vec<(u16, Vec<u32>)>,
     output: Vec<u8>,
@@ -261,6 +264,7 @@ impl V1Switch {
             std,
             arena: vec![0; arena_bytes as usize],
             groups: HashMap::new(),
+            group_nodes: HashMap::new(),
             nodes: Vec::new(),
             output: Vec::new(),
             after_ingress: vec![0; arena_bytes as usize],
@@ -378,6 +382,7 @@ impl V1Switch {
     /// Creates multicast group `group` (no members yet).
     pub fn mc_group_create(&mut self, group: u16) {
         self.groups.entry(group).or_default();
+        self.group_nodes.entry(group).or_default();
     }
 
     /// Creates a replication node (rid, ports); returns its handle.
@@ -388,12 +393,46 @@ impl V1Switch {
 
     /// Adds node `handle` to `group`; false if either is unknown.
     pub fn mc_node_associate(&mut self, group: u16, handle: u32) -> bool {
-        let (Some(node), Some(g)) = (self.nodes.get(handle as usize), self.groups.get_mut(&group))
-        else {
+        if handle as usize >= self.nodes.len() {
+            return false;
+        }
+        let Some(handles) = self.group_nodes.get_mut(&group) else {
             return false;
         };
-        g.extend(node.1.iter().map(|p| (node.0, *p)));
+        handles.push(handle);
+        self.expand_group(group);
         true
+    }
+
+    /// Replaces the ports of node `handle`; false if it is unknown.
+    pub fn mc_node_update(&mut self, handle: u32, ports: Vec<u32>) -> bool {
+        let Some(node) = self.nodes.get_mut(handle as usize) else {
+            return false;
+        };
+        node.1 = ports;
+        let groups: Vec<u16> = self
+            .group_nodes
+            .iter()
+            .filter(|(_, hs)| hs.contains(&handle))
+            .map(|(g, _)| *g)
+            .collect();
+        for g in groups {
+            self.expand_group(g);
+        }
+        true
+    }
+
+    /// Recomputes the (rid, port) copies of `group` from its nodes.
+    fn expand_group(&mut self, group: u16) {
+        let copies = self
+            .group_nodes
+            .get(&group)
+            .into_iter()
+            .flatten()
+            .filter_map(|h| self.nodes.get(*h as usize))
+            .flat_map(|(rid, ports)| ports.iter().map(move |p| (*rid, *p)))
+            .collect();
+        self.groups.insert(group, copies);
     }
 }
 

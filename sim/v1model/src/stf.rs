@@ -190,6 +190,11 @@ fn configure_one(sw: &mut V1Switch, cmd: &Command) -> Result<(), String> {
                 return Err(format!("no clone session {session}"));
             }
         }
+        Command::McNodeUpdate { node, ports } => {
+            if !sw.mc_node_update(*node, ports.clone()) {
+                return Err(format!("no multicast node {node}"));
+            }
+        }
         Command::CounterWrite {
             name,
             index,
