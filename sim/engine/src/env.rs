@@ -30,6 +30,8 @@ pub struct Env<'a> {
     /// Whether to log parser states and table applies (target
     /// `janus::trace`); chosen at run time, checked once per event.
     pub trace: bool,
+    /// The packet's length in bytes, for direct counters.
+    pub packet_bytes: u64,
 }
 
 impl<'a> Env<'a> {
@@ -45,6 +47,7 @@ impl<'a> Env<'a> {
             out_bits: 0,
             externs: None,
             trace: false,
+            packet_bytes: 0,
         }
     }
 
@@ -60,6 +63,7 @@ impl<'a> Env<'a> {
             out_bits: 0,
             externs: None,
             trace: false,
+            packet_bytes: 0,
         }
     }
 
@@ -76,6 +80,7 @@ impl<'a> Env<'a> {
             out_bits: 0,
             externs: None,
             trace: false,
+            packet_bytes: 0,
         }
     }
 

@@ -1351,8 +1351,14 @@ fn apply_key(
     let Some(table) = tables.get(slot as usize) else {
         return Flow::Continue;
     };
-    let (hit, chosen) = match table.lookup(key) {
-        Some(e) => (true, Some((e.action, &e.args))),
+    let found = table
+        .lookup_index(key)
+        .and_then(|i| Some((i, table.entry(i)?)));
+    let (hit, chosen) = match found {
+        Some((i, e)) => {
+            table.count_hit(i, env.packet_bytes);
+            (true, Some((e.action, &e.args)))
+        }
         None => (false, table.default.as_ref().map(|(a, args)| (*a, args))),
     };
     let action = chosen.map_or(u32::MAX, |(a, _)| a as u32);

@@ -110,6 +110,11 @@ struct Group {
 #[derive(Clone, Debug)]
 pub struct TableState {
     pub keys: Vec<KeySpec>,
+    /// Whether a direct counter counts each entry's hits (packets, bytes).
+    pub direct_counter: bool,
+    /// Hits of each entry, by entry index (kept while the table is shared
+    /// read-only with a running packet).
+    counts: Vec<std::cell::Cell<(u64, u64)>>,
     pub max_size: usize,
     /// The action (index in the table's list) and control-plane arguments
     /// run on a miss; `None` runs nothing.
@@ -128,6 +133,8 @@ impl TableState {
     pub fn new(keys: Vec<KeySpec>, max_size: usize) -> TableState {
         TableState {
             keys,
+            direct_counter: false,
+            counts: Vec::new(),
             max_size,
             default: None,
             entries: Vec::new(),
@@ -163,6 +170,7 @@ impl TableState {
             });
         }
         let mut table = TableState::new(keys, t.size.unwrap_or(1024) as usize);
+        table.direct_counter = t.direct_counter.is_some();
         let listed = |a: janus_p4::ir::ActionId| t.actions.iter().position(|x| x.action == a);
         table.default = match &t.default_action {
             Some(call) => {
@@ -371,6 +379,7 @@ impl TableState {
         let idx = self.entries.len() as u32;
         let rank = self.rank(&e);
         self.entries.push(Some(e));
+        self.counts.push(Default::default());
         self.order.push((rank, self.next_order));
         self.next_order += 1;
         if has_range {
@@ -444,8 +453,45 @@ impl TableState {
         Ok(())
     }
 
-    /// The best entry matching `key`, if any.
+    /// The best entry matching `key`, if any (the highest priority, then the
+    /// earliest added).
     pub fn lookup(&self, key: &[Bits]) -> Option<&Entry> {
+        self.lookup_index(key)
+            .and_then(|i| self.entries[i as usize].as_ref())
+    }
+
+    /// The entry `index` (as [`TableState::lookup_index`] gives it).
+    pub fn entry(&self, index: u32) -> Option<&Entry> {
+        self.entries.get(index as usize)?.as_ref()
+    }
+
+    /// Counts a hit of entry `index` of `bytes` bytes, if the table has a
+    /// direct counter.
+    pub fn count_hit(&self, index: u32, bytes: u64) {
+        if self.direct_counter
+            && let Some(c) = self.counts.get(index as usize)
+        {
+            let (p, b) = c.get();
+            c.set((p + 1, b + bytes));
+        }
+    }
+
+    /// The direct-counter packets and bytes of the entry with this key.
+    pub fn entry_counts(&self, key: &[FieldMatch], priority: i64) -> Option<(u64, u64)> {
+        let i = self.find(key, priority)?;
+        Some(self.counts.get(i)?.get())
+    }
+
+    /// Every entry with its direct-counter packets and bytes.
+    pub fn counted_entries(&self) -> impl Iterator<Item = (&Entry, (u64, u64))> {
+        self.entries
+            .iter()
+            .zip(&self.counts)
+            .filter_map(|(e, c)| Some((e.as_ref()?, c.get())))
+    }
+
+    /// The index of the best entry matching `key`.
+    pub fn lookup_index(&self, key: &[Bits]) -> Option<u32> {
         let mut best: Option<u32> = None;
         let better = |cand: u32, best: Option<u32>| {
             best.is_none_or(|b| {
@@ -477,7 +523,7 @@ impl TableState {
                 break;
             }
         }
-        best.and_then(|i| self.entries[i as usize].as_ref())
+        best.filter(|&i| self.entries[i as usize].is_some())
     }
 
     fn rank_of(&self, i: u32) -> i64 {

@@ -292,6 +292,12 @@ impl V1Switch {
         &self.infos
     }
 
+    /// The contents of the table in `slot`, read-only (entries, direct
+    /// counters: [`TableState::entry_counts`]).
+    pub fn table(&self, slot: usize) -> Option<&TableState> {
+        self.tables.get(slot)
+    }
+
     /// The contents of the table in `slot`, for the control plane.
     pub fn table_mut(&mut self, slot: usize) -> Option<&mut TableState> {
         self.tables.get_mut(slot)

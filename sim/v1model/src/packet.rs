@@ -321,8 +321,10 @@ impl V1Switch {
             Block::Egress => &self.egress,
             Block::Compute => &self.compute,
         };
+        let packet_bytes = self.std.packet_length.read(&self.arena);
         let mut env = Env::new(&mut self.arena);
         env.input = payload;
+        env.packet_bytes = packet_bytes;
         let mut env = env
             .with_tables(&self.tables, &mut self.results)
             .with_externs(&mut self.externs)

@@ -255,3 +255,21 @@ fn nested_parsers_and_controls_with_their_own_tables() {
     let out = sw.process(0, &[2, 7, 0xee]);
     assert_eq!(out, vec![(3, vec![2, 117, 0xee])]);
 }
+
+#[test]
+fn direct_counters_count_hits_per_entry() {
+    let mut sw = load();
+    let acl = slot(&sw, "RouterIngress.acl");
+    // Two packets hit the const entry denying UDP to ports 0..1023; one
+    // misses every entry (the default action runs, nothing is counted).
+    for port in [80, 80, 8080] {
+        sw.process(1, &udp_packet("0a020304", 64, port));
+    }
+    let table = sw.table(acl).expect("acl");
+    let counted: Vec<(u64, u64)> = table
+        .counted_entries()
+        .map(|(_, c)| c)
+        .filter(|c| c.0 > 0)
+        .collect();
+    assert_eq!(counted, vec![(2, 100)], "one entry, two 50-byte packets");
+}
