@@ -38,13 +38,14 @@ pub fn parse_input(arg: &str) -> Result<(u32, PathBuf), String> {
     Ok((port, PathBuf::from(file)))
 }
 
-/// A packet read from an input, in merge order.
-struct Arrival {
+/// A packet read from an input, in merge order; its bytes stay in the
+/// input file's buffer.
+struct Arrival<'a> {
     timestamp_ns: u64,
     input: usize,
     seq: usize,
     port: u32,
-    data: Vec<u8>,
+    data: &'a [u8],
 }
 
 /// What a run did, for the summary line.
@@ -67,13 +68,20 @@ pub fn run(config: &RunConfig) -> Result<RunSummary, String> {
         janus_v1model::stf::configure(&mut sw, &stf)
             .map_err(|e| format!("{}: {e}", entries.display()))?;
     }
-    let (arrivals, link_type, truncated_in) = read_inputs(&config.inputs)?;
+    let files = config
+        .inputs
+        .iter()
+        .map(|(_, path)| {
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let (arrivals, link_type, truncated_in) = read_inputs(&config.inputs, &files)?;
     std::fs::create_dir_all(&config.out_dir)
         .map_err(|e| format!("cannot create {}: {e}", config.out_dir.display()))?;
     let mut writers: BTreeMap<u32, (Writer<BufWriter<File>>, usize, PathBuf)> = BTreeMap::new();
     let mut dropped = 0;
     for a in &arrivals {
-        let outs = sw.process(a.port, &a.data);
+        let outs = sw.process(a.port, a.data);
         if outs.is_empty() {
             dropped += 1;
         }
@@ -117,16 +125,18 @@ pub fn run(config: &RunConfig) -> Result<RunSummary, String> {
     })
 }
 
-/// Reads every input, merged by capture time; all inputs must share one
-/// link type, which the outputs take.
-fn read_inputs(inputs: &[(u32, PathBuf)]) -> Result<(Vec<Arrival>, LinkType, usize), String> {
+/// The packets of every input (`files[i]` holds `inputs[i]`'s bytes),
+/// merged by capture time; all inputs must share one link type, which the
+/// outputs take.
+fn read_inputs<'a>(
+    inputs: &'a [(u32, PathBuf)],
+    files: &'a [Vec<u8>],
+) -> Result<(Vec<Arrival<'a>>, LinkType, usize), String> {
     let mut arrivals = Vec::new();
     let mut link: Option<(LinkType, &Path)> = None;
     let mut truncated = 0;
-    for (input, (port, path)) in inputs.iter().enumerate() {
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let reader = janus_pcap::open(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    for (input, ((port, path), bytes)) in inputs.iter().zip(files).enumerate() {
+        let reader = janus_pcap::open(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
         for (seq, packet) in reader.enumerate() {
             let packet = packet.map_err(|e| format!("{}: {e}", path.display()))?;
             match link {
@@ -148,7 +158,7 @@ fn read_inputs(inputs: &[(u32, PathBuf)]) -> Result<(Vec<Arrival>, LinkType, usi
                 input,
                 seq,
                 port: *port,
-                data: packet.data.to_vec(),
+                data: packet.data,
             });
         }
     }

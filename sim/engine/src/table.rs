@@ -476,12 +476,6 @@ impl TableState {
         }
     }
 
-    /// The direct-counter packets and bytes of the entry with this key.
-    pub fn entry_counts(&self, key: &[FieldMatch], priority: i64) -> Option<(u64, u64)> {
-        let i = self.find(key, priority)?;
-        Some(self.counts.get(i)?.get())
-    }
-
     /// Every entry with its direct-counter packets and bytes.
     pub fn counted_entries(&self) -> impl Iterator<Item = (&Entry, (u64, u64))> {
         self.entries

@@ -302,13 +302,12 @@ impl ExternHandler for V1Externs {
         &mut self,
         id: u32,
         args: &[ExternArg],
-        result: Option<&Place>,
+        _result: Option<&Place>,
         env: &mut Env<'_>,
     ) -> Flow {
         let Some(call) = self.calls.borrow().get(id as usize).copied() else {
             return Flow::Continue;
         };
-        let _ = result;
         match call {
             Call::MarkToDrop => {
                 self.std.egress_spec.write(env.arena, DROP_PORT);
@@ -350,11 +349,10 @@ impl ExternHandler for V1Externs {
                     .value(args.get(1), env)
                     .and_then(|b| b.to_u64())
                     .unwrap_or(u64::MAX);
-                if let (Some(ExternArg::Place { place, ty }), Some(v)) = (
+                if let (Some(ExternArg::Place { place, .. }), Some(v)) = (
                     args.first(),
                     self.registers.get(&i).and_then(|r| r.get(index as usize)),
                 ) {
-                    let _ = ty;
                     if let Some(bit) = place.resolve(env) {
                         v.write_bits(env.arena, bit as usize);
                     }
@@ -376,32 +374,22 @@ impl ExternHandler for V1Externs {
                 }
             }
             Call::Clone { with_list } => {
-                let num = |i: usize| {
-                    self.value(args.get(i), env)
-                        .map_or(0, |b| b.as_u64_truncated())
-                };
                 self.requests.clone = Some(CloneRequest {
-                    egress: num(0) == 1,
-                    session: num(1) as u32,
-                    field_list: with_list.then(|| num(2) as u32),
+                    egress: self.num(args.first(), env) == 1,
+                    session: self.num(args.get(1), env) as u32,
+                    field_list: with_list.then(|| self.num(args.get(2), env) as u32),
                 });
             }
             Call::Resubmit { with_list } => {
-                let list = self
-                    .value(args.first(), env)
-                    .map_or(0, |b| b.as_u64_truncated());
+                let list = self.num(args.first(), env);
                 self.requests.resubmit = Some(with_list.then_some(list as u32));
             }
             Call::Recirculate { with_list } => {
-                let list = self
-                    .value(args.first(), env)
-                    .map_or(0, |b| b.as_u64_truncated());
+                let list = self.num(args.first(), env);
                 self.requests.recirculate = Some(with_list.then_some(list as u32));
             }
             Call::Truncate => {
-                let len = self
-                    .value(args.first(), env)
-                    .map_or(0, |b| b.as_u64_truncated());
+                let len = self.num(args.first(), env);
                 self.truncate_to = Some(u32::try_from(len).unwrap_or(u32::MAX));
             }
             Call::VerifyChecksum
@@ -445,20 +433,16 @@ impl ExternHandler for V1Externs {
                 }
             }
             Call::Hash => {
-                let Some(ExternArg::Place { place, .. }) = args.first() else {
+                if !matches!(args.first(), Some(ExternArg::Place { .. })) {
                     return Flow::Continue;
-                };
+                }
                 let width = self.out_width(args.first());
                 let algo = self
                     .value(args.get(1), env)
                     .and_then(|b| b.to_u64())
                     .unwrap_or(CRC16);
-                let base = self
-                    .value(args.get(2), env)
-                    .map_or(0, |b| b.as_u64_truncated());
-                let max = self
-                    .value(args.get(4), env)
-                    .map_or(0, |b| b.as_u64_truncated());
+                let base = self.num(args.get(2), env);
+                let max = self.num(args.get(4), env);
                 let bits = self.flatten(args.get(3), env);
                 let h = compute(algo, &self.scratch, bits, 64.min(width.max(1)));
                 let r = if max == 0 {
@@ -466,21 +450,14 @@ impl ExternHandler for V1Externs {
                 } else {
                     base.wrapping_add(h % max)
                 };
-                if let Some(bit) = place.resolve(env) {
-                    Bits::from_u64(width, false, r).write_bits(env.arena, bit as usize);
-                }
+                self.write_out(args.first(), r, env);
             }
             Call::Random => {
-                let Some(ExternArg::Place { place, .. }) = args.first() else {
+                if !matches!(args.first(), Some(ExternArg::Place { .. })) {
                     return Flow::Continue;
-                };
-                let width = self.out_width(args.first());
-                let lo = self
-                    .value(args.get(1), env)
-                    .map_or(0, |b| b.as_u64_truncated());
-                let hi = self
-                    .value(args.get(2), env)
-                    .map_or(0, |b| b.as_u64_truncated());
+                }
+                let lo = self.num(args.get(1), env);
+                let hi = self.num(args.get(2), env);
                 self.rng ^= self.rng << 13;
                 self.rng ^= self.rng >> 7;
                 self.rng ^= self.rng << 17;
@@ -490,14 +467,10 @@ impl ExternHandler for V1Externs {
                 } else {
                     lo + self.rng % span
                 };
-                if let Some(bit) = place.resolve(env) {
-                    Bits::from_u64(width, false, r).write_bits(env.arena, bit as usize);
-                }
+                self.write_out(args.first(), r, env);
             }
             Call::Digest => {
-                let receiver = self
-                    .value(args.first(), env)
-                    .map_or(0, |b| b.as_u64_truncated());
+                let receiver = self.num(args.first(), env);
                 if self.digests.len() >= MAX_PENDING_DIGESTS {
                     self.digests_dropped += 1;
                 } else {
@@ -562,6 +535,11 @@ impl V1Externs {
         {
             Bits::from_u64(width, false, v).write_bits(env.arena, bit as usize);
         }
+    }
+
+    /// A scalar argument as a number (its low 64 bits; 0 when absent).
+    fn num(&self, arg: Option<&ExternArg>, env: &Env<'_>) -> u64 {
+        self.value(arg, env).map_or(0, |b| b.as_u64_truncated())
     }
 
     /// A scalar argument's value: evaluated, or read from its place.

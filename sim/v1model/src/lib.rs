@@ -293,7 +293,7 @@ impl V1Switch {
     }
 
     /// The contents of the table in `slot`, read-only (entries, direct
-    /// counters: [`TableState::entry_counts`]).
+    /// counters: [`TableState::counted_entries`]).
     pub fn table(&self, slot: usize) -> Option<&TableState> {
         self.tables.get(slot)
     }

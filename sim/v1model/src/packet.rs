@@ -12,6 +12,7 @@ use crate::{Block, DROP_PORT, MirrorTarget, V1Switch};
 use janus_engine::env::Env;
 use janus_engine::exec::run;
 use janus_engine::parser::{Outcome, run_parser};
+use std::collections::HashMap;
 
 /// Passes through ingress allowed for one arriving packet (the first, then
 /// resubmits and recirculations).
@@ -80,7 +81,7 @@ impl V1Switch {
         self.externs.truncate_to = None;
         self.externs.requests = Requests::default();
         if let Some((from, list)) = kept {
-            self.keep_fields(from, list);
+            copy_field_list(&self.field_lists, list, from, &mut self.arena);
         }
         std.ingress_port.write(&mut self.arena, port as u64);
         std.packet_length
@@ -91,11 +92,11 @@ impl V1Switch {
         self.run_block(Block::Verify, payload);
         self.run_block(Block::Ingress, &[]);
         let requests = self.externs.requests;
+        self.after_ingress.copy_from_slice(&self.arena);
         // I2E clone: the packet as received, parsed again, with only the
         // listed metadata, to the session's port (or group).
         let mut clones = Vec::new();
         if let Some(c) = requests.clone.filter(|c| !c.egress) {
-            self.after_ingress.copy_from_slice(&self.arena);
             clones = self.ingress_clone(c, port, packet);
             self.arena.copy_from_slice(&self.after_ingress);
         }
@@ -126,7 +127,6 @@ impl V1Switch {
                 "ingress done"
             );
         }
-        self.after_ingress.copy_from_slice(&self.arena);
         let truncate_after_ingress = self.externs.truncate_to;
         let mut again = None;
         // Clones are queued before the packet's own copies.
@@ -217,15 +217,20 @@ impl V1Switch {
     }
 
     /// The copies an I2E clone makes: the received packet parsed afresh,
-    /// keeping the listed metadata of the packet now in the arena.
+    /// keeping the listed metadata of the packet in `after_ingress` (the
+    /// caller restores the arena from it).
     fn ingress_clone(&mut self, c: CloneRequest, port: u32, packet: &[u8]) -> Vec<EgressCopy> {
         let Some(targets) = self.mirror_targets(c.session) else {
             return Vec::new();
         };
-        let from = self.after_ingress.clone();
         self.arena.fill(0);
         if let Some(list) = c.field_list {
-            self.keep_fields(&from, list);
+            copy_field_list(
+                &self.field_lists,
+                list,
+                &self.after_ingress,
+                &mut self.arena,
+            );
         }
         let std = self.std;
         std.ingress_port.write(&mut self.arena, port as u64);
@@ -252,15 +257,14 @@ impl V1Switch {
         let Some(targets) = self.mirror_targets(c.session) else {
             return;
         };
-        let from = self.arena.clone();
         let mut copy = self.arena.clone();
         copy[self.metadata.clone()].fill(0);
         if let Some(list) = c.field_list {
-            self.copy_list(&from, &mut copy, list);
+            copy_field_list(&self.field_lists, list, &self.arena, &mut copy);
         }
         self.std
             .packet_length
-            .write(&mut copy, self.std.packet_length.read(&from));
+            .write(&mut copy, self.std.packet_length.read(&self.arena));
         for (rid, port) in targets {
             pending.push(EgressCopy {
                 arena: copy.clone(),
@@ -277,21 +281,6 @@ impl V1Switch {
         match self.mirror.get(&session)? {
             MirrorTarget::Port(p) => Some(vec![(0, *p)]),
             MirrorTarget::Group(g) => Some(self.groups.get(g).cloned().unwrap_or_default()),
-        }
-    }
-
-    /// Copies the fields of `@field_list(list)` from `from` into the arena.
-    fn keep_fields(&mut self, from: &[u8], list: u32) {
-        let mut arena = std::mem::take(&mut self.arena);
-        self.copy_list(from, &mut arena, list);
-        self.arena = arena;
-    }
-
-    fn copy_list(&self, from: &[u8], to: &mut [u8], list: u32) {
-        if let Some(fields) = self.field_lists.get(&list) {
-            for &(bit, width) in fields {
-                janus_engine::env::copy_bits(from, bit as usize, to, bit as usize, width as usize);
-            }
         }
     }
 
@@ -343,5 +332,13 @@ impl V1Switch {
         bytes.extend_from_slice(&self.output);
         bytes.extend_from_slice(payload);
         bytes
+    }
+}
+
+/// Copies the fields of `@field_list(list)` (as `(bit, width)` in
+/// `lists`) from one packet state to another.
+fn copy_field_list(lists: &HashMap<u32, Vec<(u32, u32)>>, list: u32, from: &[u8], to: &mut [u8]) {
+    for &(bit, width) in lists.get(&list).into_iter().flatten() {
+        janus_engine::env::copy_bits(from, bit as usize, to, bit as usize, width as usize);
     }
 }

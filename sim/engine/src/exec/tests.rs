@@ -376,6 +376,31 @@ fn extern_calls_go_through_the_architecture() {
     assert_eq!(err, CompileError::UnknownExtern("unknown_fn".into()));
 }
 
+/// Control `C` of a program compiled on its own: its storage plan,
+/// variable offsets, declaration and ops.
+struct Compiled<'p> {
+    plan: StoragePlan,
+    vars: HashMap<ir::VarId, u32>,
+    block: &'p ir::Block,
+    ops: Vec<Op>,
+}
+
+fn compile_control_c(program: &ir::Program) -> Compiled<'_> {
+    let plan = StoragePlan::new(program).expect("plan");
+    let frame = plan.instance_frame("C").expect("frame");
+    let mut vars = plan.shared_vars();
+    vars.extend(frame.vars.iter().map(|(v, off)| (*v, frame.base + off)));
+    let block = program.blocks.iter().find(|b| b.name == "C").unwrap();
+    let ops =
+        compile_stmts(&mut Compiler::new(program, vars.clone()), &block.apply).expect("compiles");
+    Compiled {
+        plan,
+        vars,
+        block,
+        ops,
+    }
+}
+
 #[test]
 fn functions_return_values_and_copy_out() {
     let program = program(
@@ -396,13 +421,12 @@ fn functions_return_values_and_copy_out() {
         }
     "#,
     );
-    let plan = StoragePlan::new(&program).expect("plan");
-    let frame = plan.instance_frame("C").expect("frame");
-    let mut vars = plan.shared_vars();
-    vars.extend(frame.vars.iter().map(|(v, off)| (*v, frame.base + off)));
-    let block = program.blocks.iter().find(|b| b.name == "C").unwrap();
-    let ops =
-        compile_stmts(&mut Compiler::new(&program, vars.clone()), &block.apply).expect("compiles");
+    let Compiled {
+        plan,
+        vars,
+        block,
+        ops,
+    } = compile_control_c(&program);
     let bit = |i: usize| (vars[&block.params[i].var] * 8) as usize;
     for (a, want_b, want_c) in [(1u64, 5u64, 9u64), (20, 24, 20)] {
         let mut arena = vec![0u8; plan.arena_bytes as usize];
@@ -439,13 +463,12 @@ fn composite_equality_compares_validity_and_fields() {
         }
     "#,
     );
-    let plan = StoragePlan::new(&program).expect("plan");
-    let frame = plan.instance_frame("C").expect("frame");
-    let mut vars = plan.shared_vars();
-    vars.extend(frame.vars.iter().map(|(v, off)| (*v, frame.base + off)));
-    let block = program.blocks.iter().find(|b| b.name == "C").unwrap();
-    let ops =
-        compile_stmts(&mut Compiler::new(&program, vars.clone()), &block.apply).expect("compiles");
+    let Compiled {
+        plan,
+        vars,
+        block,
+        ops,
+    } = compile_control_c(&program);
     let at = |i: usize| (vars[&block.params[i].var] * 8) as usize;
     // Fields are written where the compiler places them.
     let field = |param: usize, path: &[&str]| {

@@ -632,25 +632,21 @@ impl Printer {
                 self.if_rest(s);
             }
             StmtKind::Switch { subject, cases } => {
-                self.start_line();
-                self.push(&format!("switch ({}) ", expr_at(subject, L_TERNARY)));
-                if cases.is_empty() {
-                    self.push("{}\n");
-                    return;
-                }
-                self.push("{\n");
-                self.nested(|p| {
-                    for c in cases {
-                        p.start_line();
-                        p.push(&format!("{}:", expr_at(&c.label, L_TERNARY)));
-                        if let Some(b) = &c.body {
-                            p.push(" ");
-                            p.block_inline(b);
+                self.braced(
+                    &format!("switch ({}) ", expr_at(subject, L_TERNARY)),
+                    cases.is_empty(),
+                    |p| {
+                        for c in cases {
+                            p.start_line();
+                            p.push(&format!("{}:", expr_at(&c.label, L_TERNARY)));
+                            if let Some(b) = &c.body {
+                                p.push(" ");
+                                p.block_inline(b);
+                            }
+                            p.push("\n");
                         }
-                        p.push("\n");
-                    }
-                });
-                self.line("}");
+                    },
+                );
             }
             StmtKind::For {
                 init,
@@ -791,22 +787,15 @@ impl Printer {
         match t {
             Transition::Direct(p) => self.line(&format!("transition {};", path(p))),
             Transition::Select { keys, cases, .. } => {
-                self.start_line();
-                self.push(&format!(
-                    "transition select({}) ",
-                    expr_list(keys, L_TERNARY)
-                ));
-                if cases.is_empty() {
-                    self.push("{}\n");
-                    return;
-                }
-                self.push("{\n");
-                self.nested(|p| {
-                    for c in cases {
-                        p.line(&format!("{}: {};", keyset(&c.keyset), path(&c.next)));
-                    }
-                });
-                self.line("}");
+                self.braced(
+                    &format!("transition select({}) ", expr_list(keys, L_TERNARY)),
+                    cases.is_empty(),
+                    |p| {
+                        for c in cases {
+                            p.line(&format!("{}: {};", keyset(&c.keyset), path(&c.next)));
+                        }
+                    },
+                );
             }
         }
     }
@@ -882,36 +871,28 @@ impl Printer {
             }
             DeclKind::ExternObject(e) => {
                 let a = self.annos(&e.annotations);
-                self.start_line();
-                self.push(&format!(
-                    "{a}extern {}{} ",
-                    e.name.name,
-                    type_params(&e.type_params)
-                ));
-                if e.methods.is_empty() {
-                    self.push("{}\n");
-                    return;
-                }
-                self.push("{\n");
-                self.nested(|p| {
-                    for m in &e.methods {
-                        let a = p.annos(&m.annotations);
-                        let abs = if m.is_abstract { "abstract " } else { "" };
-                        let ret = m
-                            .ret
-                            .as_ref()
-                            .map(|t| format!("{} ", ty(t)))
-                            .unwrap_or_default();
-                        let head = format!(
-                            "{a}{abs}{ret}{}{}",
-                            m.name.name,
-                            type_params(&m.type_params)
-                        );
-                        let params = p.params(&head, &m.params);
-                        p.line(&format!("{head}{params};"));
-                    }
-                });
-                self.line("}");
+                self.braced(
+                    &format!("{a}extern {}{} ", e.name.name, type_params(&e.type_params)),
+                    e.methods.is_empty(),
+                    |p| {
+                        for m in &e.methods {
+                            let a = p.annos(&m.annotations);
+                            let abs = if m.is_abstract { "abstract " } else { "" };
+                            let ret = m
+                                .ret
+                                .as_ref()
+                                .map(|t| format!("{} ", ty(t)))
+                                .unwrap_or_default();
+                            let head = format!(
+                                "{a}{abs}{ret}{}{}",
+                                m.name.name,
+                                type_params(&m.type_params)
+                            );
+                            let params = p.params(&head, &m.params);
+                            p.line(&format!("{head}{params};"));
+                        }
+                    },
+                );
             }
             DeclKind::ExternFunction(f) => {
                 let a = self.annos(&f.annotations);
@@ -1027,24 +1008,16 @@ impl Printer {
 
     fn struct_like(&mut self, kw: &str, s: &StructDecl) {
         let a = self.annos(&s.annotations);
-        self.start_line();
-        self.push(&format!(
-            "{a}{kw} {}{} ",
-            s.name.name,
-            type_params(&s.type_params)
-        ));
-        if s.fields.is_empty() {
-            self.push("{}\n");
-            return;
-        }
-        self.push("{\n");
-        self.nested(|p| {
-            for f in &s.fields {
-                let a = p.annos(&f.annotations);
-                p.line(&format!("{a}{} {};", ty(&f.ty), f.name.name));
-            }
-        });
-        self.line("}");
+        self.braced(
+            &format!("{a}{kw} {}{} ", s.name.name, type_params(&s.type_params)),
+            s.fields.is_empty(),
+            |p| {
+                for f in &s.fields {
+                    let a = p.annos(&f.annotations);
+                    p.line(&format!("{a}{} {};", ty(&f.ty), f.name.name));
+                }
+            },
+        );
     }
 
     /// `head { a, b }` on one line if `inline` and short, else one a line.
@@ -1107,41 +1080,46 @@ impl Printer {
         head
     }
 
-    fn state(&mut self, s: &ParserState) {
-        let a = self.annos(&s.annotations);
+    /// `head {` + the body, indented + `}`; `head {}` when `empty`.
+    fn braced(&mut self, head: &str, empty: bool, body: impl FnOnce(&mut Self)) {
         self.start_line();
-        self.push(&format!("{a}state {} ", s.name.name));
-        if s.body.is_empty() && s.transition.is_none() {
+        self.push(head);
+        if empty {
             self.push("{}\n");
             return;
         }
         self.push("{\n");
-        self.nested(|p| {
-            for st in &s.body {
-                p.stmt(st);
-            }
-            if let Some(t) = &s.transition {
-                p.transition(t);
-            }
-        });
+        self.nested(body);
         self.line("}");
+    }
+
+    fn state(&mut self, s: &ParserState) {
+        let a = self.annos(&s.annotations);
+        self.braced(
+            &format!("{a}state {} ", s.name.name),
+            s.body.is_empty() && s.transition.is_none(),
+            |p| {
+                for st in &s.body {
+                    p.stmt(st);
+                }
+                if let Some(t) = &s.transition {
+                    p.transition(t);
+                }
+            },
+        );
     }
 
     fn table(&mut self, t: &TableDecl) {
         let a = self.annos(&t.annotations);
-        self.start_line();
-        self.push(&format!("{a}table {} ", t.name.name));
-        if t.props.is_empty() {
-            self.push("{}\n");
-            return;
-        }
-        self.push("{\n");
-        self.nested(|p| {
-            for prop in &t.props {
-                p.table_prop(prop);
-            }
-        });
-        self.line("}");
+        self.braced(
+            &format!("{a}table {} ", t.name.name),
+            t.props.is_empty(),
+            |p| {
+                for prop in &t.props {
+                    p.table_prop(prop);
+                }
+            },
+        );
     }
 
     fn table_prop(&mut self, prop: &TableProp) {
@@ -1185,19 +1163,11 @@ impl Printer {
                 ("entries", items)
             }
         };
-        self.start_line();
-        self.push(&format!("{prefix}{name} = "));
-        if items.is_empty() {
-            self.push("{}\n");
-            return;
-        }
-        self.push("{\n");
-        self.nested(|p| {
+        self.braced(&format!("{prefix}{name} = "), items.is_empty(), |p| {
             for item in &items {
                 p.line(item);
             }
         });
-        self.line("}");
     }
 }
 
