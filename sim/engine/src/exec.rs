@@ -10,7 +10,7 @@ use crate::eval::{
     CompileError, Compiler, Node, Place, is_packet_in, is_packet_out, lookahead_bits, read_u32,
     scalar_shape, write_u32,
 };
-use crate::externs::ExternArg;
+use crate::externs::{DataLayout, ExternArg};
 #[cfg(test)]
 mod tests;
 use crate::layout::LayoutKind;
@@ -663,10 +663,21 @@ fn extern_call(
     let id = resolver
         .resolve(name, instance, path)
         .ok_or(CompileError::UnknownExtern(name.to_string()))?;
+    let program = c.program;
+    let width_of = |ty| crate::eval::scalar_shape(&program.types, ty).map(|(w, _)| w);
     let args = args
         .iter()
-        .map(|a| extern_arg(c, a.as_ref()))
-        .collect::<Result<Vec<_>, _>>()?;
+        .map(|a| {
+            let arg = extern_arg(c, a.as_ref())?;
+            // Data at fixed places is resolved into bit runs once, here.
+            Ok(match &arg {
+                ExternArg::List(_) | ExternArg::Guarded { .. } => {
+                    DataLayout::of(&arg, &width_of).map_or(arg, ExternArg::Data)
+                }
+                _ => arg,
+            })
+        })
+        .collect::<Result<Vec<_>, CompileError>>()?;
     Ok(Op::Extern { id, args, result })
 }
 

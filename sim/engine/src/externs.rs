@@ -30,6 +30,9 @@ pub enum ExternArg {
     /// A varbit field: `len` is its current length in bits (a 4-byte
     /// counter in the arena), `place` its first bit.
     Varbit { place: Place, len: Place },
+    /// Data (a list, or a header) whose every part sits at a fixed place:
+    /// its bits resolved at load into runs (see [`DataLayout`]).
+    Data(DataLayout),
     /// A compile-time string (`log_msg`).
     Str(String),
     /// An argument left out (an `@optional` parameter) or `_`.
@@ -58,4 +61,113 @@ pub trait ExternHandler {
         result: Option<&Place>,
         env: &mut Env<'_>,
     ) -> Flow;
+}
+
+/// A run of bits at a fixed place in the arena, counted only while the
+/// header whose validity byte is `valid_byte` is valid (always, if `None`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BitRun {
+    pub valid_byte: Option<u32>,
+    pub bit: u32,
+    pub width: u32,
+}
+
+/// The bit layout of extern data (the fields of a checksum, hash or digest),
+/// resolved at load: adjacent fields of one header merge into one run, so a
+/// header's fields are copied as a few byte ranges per packet.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DataLayout {
+    runs: Vec<BitRun>,
+    /// The most bits the data can have (every header valid).
+    max_bits: usize,
+}
+
+impl DataLayout {
+    /// The layout of `arg`, if every scalar in it is at a fixed place and
+    /// of a known width (`width_of`); `None` for data with a run-time index
+    /// or a varbit field, or headers nested in guarded parts.
+    pub fn of(arg: &ExternArg, width_of: &dyn Fn(TyId) -> Option<u32>) -> Option<DataLayout> {
+        let mut layout = DataLayout::default();
+        layout.add(arg, None, width_of)?;
+        Some(layout)
+    }
+
+    fn add(
+        &mut self,
+        arg: &ExternArg,
+        guard: Option<u32>,
+        width_of: &dyn Fn(TyId) -> Option<u32>,
+    ) -> Option<()> {
+        match arg {
+            ExternArg::List(parts) => {
+                for p in parts {
+                    self.add(p, guard, width_of)?;
+                }
+            }
+            ExternArg::Guarded {
+                valid: Place::Fixed { bit, .. },
+                parts,
+            } if guard.is_none() => {
+                for p in parts {
+                    self.add(p, Some(bit / 8), width_of)?;
+                }
+            }
+            ExternArg::Place {
+                place: Place::Fixed { bit, .. },
+                ty,
+            } => self.push(BitRun {
+                valid_byte: guard,
+                bit: *bit,
+                width: width_of(*ty)?,
+            }),
+            ExternArg::Data(inner) => {
+                for run in &inner.runs {
+                    if guard.is_some() && run.valid_byte.is_some() {
+                        return None;
+                    }
+                    self.push(BitRun {
+                        valid_byte: run.valid_byte.or(guard),
+                        ..*run
+                    });
+                }
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+
+    fn push(&mut self, run: BitRun) {
+        self.max_bits += run.width as usize;
+        if let Some(last) = self.runs.last_mut()
+            && last.valid_byte == run.valid_byte
+            && last.bit + last.width == run.bit
+        {
+            last.width += run.width;
+            return;
+        }
+        self.runs.push(run);
+    }
+
+    /// The runs, in order.
+    pub fn runs(&self) -> &[BitRun] {
+        &self.runs
+    }
+
+    /// Appends the data's bits (runs of invalid headers left out) to `out`
+    /// from bit `at`; returns the bit count after them.
+    pub fn append_to(&self, arena: &[u8], out: &mut Vec<u8>, mut at: usize) -> usize {
+        let need = (at + self.max_bits).div_ceil(8);
+        if out.len() < need {
+            out.resize(need, 0);
+        }
+        for run in &self.runs {
+            if run.valid_byte.is_some_and(|b| arena[b as usize] == 0) {
+                continue;
+            }
+            let n = run.width as usize;
+            crate::env::copy_bits(arena, run.bit as usize, out, at, n);
+            at += n;
+        }
+        at
+    }
 }

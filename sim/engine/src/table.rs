@@ -120,24 +120,48 @@ pub struct TableState {
     /// run on a miss; `None` runs nothing.
     pub default: Option<(usize, Vec<Bits>)>,
     entries: Vec<Option<Entry>>,
+    /// Each entry's key values under its masks (empty for entries with a
+    /// range), compared word by word when a lookup probes its group.
+    masked: Vec<Vec<Bits>>,
     /// Rank and insertion number of each entry: a larger rank wins, then
     /// the earlier insertion.
     order: Vec<(i64, u64)>,
     next_order: u64,
     groups: Vec<Group>,
     ranges: Vec<u32>,
+    /// Hash of an entry's key (and priority) -> entry indexes, so that
+    /// insert, modify and remove find an entry without a scan.
+    by_key: HashMap<u64, Vec<u32>>,
+    /// Slots of removed entries, reused by later inserts.
+    free: Vec<u32>,
+    /// Number of entries.
+    live: usize,
+    /// Whether the keys include ternary, range or optional fields: entries
+    /// then rank by priority, else by total prefix length.
+    uses_priority: bool,
     hasher: std::collections::hash_map::RandomState,
 }
 
 impl TableState {
     pub fn new(keys: Vec<KeySpec>, max_size: usize) -> TableState {
+        let uses_priority = keys.iter().any(|k| {
+            matches!(
+                k.kind,
+                MatchKind::Ternary | MatchKind::Range | MatchKind::Optional
+            )
+        });
         TableState {
             keys,
+            by_key: HashMap::new(),
+            free: Vec::new(),
+            live: 0,
+            uses_priority,
             direct_counter: false,
             counts: Vec::new(),
             max_size,
             default: None,
             entries: Vec::new(),
+            masked: Vec::new(),
             order: Vec::new(),
             next_order: 0,
             groups: Vec::new(),
@@ -244,7 +268,7 @@ impl TableState {
 
     /// Number of entries.
     pub fn len(&self) -> usize {
-        self.entries.iter().filter(|e| e.is_some()).count()
+        self.live
     }
 
     pub fn is_empty(&self) -> bool {
@@ -321,13 +345,7 @@ impl TableState {
 
     /// Effective priority: LPM-only tables rank by prefix length.
     fn rank(&self, e: &Entry) -> i64 {
-        let ranked_by_priority = self.keys.iter().any(|k| {
-            matches!(
-                k.kind,
-                MatchKind::Ternary | MatchKind::Range | MatchKind::Optional
-            )
-        });
-        if ranked_by_priority {
+        if self.uses_priority {
             return e.priority;
         }
         e.key
@@ -376,12 +394,28 @@ impl TableState {
                 None => has_range = true,
             }
         }
-        let idx = self.entries.len() as u32;
         let rank = self.rank(&e);
-        self.entries.push(Some(e));
-        self.counts.push(Default::default());
-        self.order.push((rank, self.next_order));
+        let key_hash = self.key_hash(&e.key, e.priority);
+        let order = (rank, self.next_order);
         self.next_order += 1;
+        let idx = match self.free.pop() {
+            Some(idx) => {
+                self.entries[idx as usize] = Some(e);
+                self.masked[idx as usize] = masked.clone();
+                self.counts[idx as usize] = Default::default();
+                self.order[idx as usize] = order;
+                idx
+            }
+            None => {
+                self.entries.push(Some(e));
+                self.masked.push(masked.clone());
+                self.counts.push(Default::default());
+                self.order.push(order);
+                (self.entries.len() - 1) as u32
+            }
+        };
+        self.live += 1;
+        self.by_key.entry(key_hash).or_default().push(idx);
         if has_range {
             self.ranges.push(idx);
             let order = &self.order;
@@ -413,28 +447,64 @@ impl TableState {
 
     /// The index of the entry with exactly this key (and priority).
     fn find(&self, key: &[FieldMatch], priority: i64) -> Option<usize> {
-        let uses_priority = self.keys.iter().any(|k| {
-            matches!(
-                k.kind,
-                MatchKind::Ternary | MatchKind::Range | MatchKind::Optional
-            )
-        });
-        self.entries.iter().position(|e| {
-            e.as_ref()
-                .is_some_and(|e| e.key == key && (!uses_priority || e.priority == priority))
+        let bucket = self.by_key.get(&self.key_hash(key, priority))?;
+        bucket.iter().map(|&i| i as usize).find(|&i| {
+            self.entries[i]
+                .as_ref()
+                .is_some_and(|e| e.key == key && (!self.uses_priority || e.priority == priority))
         })
+    }
+
+    /// The identity of an entry for [`TableState::find`]: its key fields,
+    /// and its priority when the table uses priorities.
+    fn key_hash(&self, key: &[FieldMatch], priority: i64) -> u64 {
+        let mut h = self.hasher.build_hasher();
+        if self.uses_priority {
+            h.write_i64(priority);
+        }
+        for f in key {
+            let (a, b) = match f {
+                FieldMatch::Exact(v) | FieldMatch::Optional(Some(v)) => (Some(v), None),
+                FieldMatch::Lpm { value, len } => {
+                    h.write_u32(*len);
+                    (Some(value), None)
+                }
+                FieldMatch::Ternary { value: a, mask: b } | FieldMatch::Range { lo: a, hi: b } => {
+                    (Some(a), Some(b))
+                }
+                FieldMatch::Optional(None) => (None, None),
+            };
+            for w in a.into_iter().chain(b).flat_map(|v| v.words()) {
+                h.write_u64(*w);
+            }
+        }
+        h.finish()
     }
 
     /// Removes the entry with this key (and priority, for tables that use one).
     pub fn remove(&mut self, key: &[FieldMatch], priority: i64) -> Result<Entry, TableError> {
         let idx = self.find(key, priority).ok_or(TableError::NotFound)?;
         let e = self.entries[idx].take().ok_or(TableError::NotFound)?;
-        for g in &mut self.groups {
-            for b in g.buckets.values_mut() {
-                b.retain(|&i| i as usize != idx);
+        let slot = idx as u32;
+        if let Some(b) = self.by_key.get_mut(&self.key_hash(&e.key, e.priority)) {
+            b.retain(|&i| i != slot);
+        }
+        let (mut masks, mut masked) = (Vec::new(), Vec::new());
+        for (i, f) in e.key.iter().enumerate() {
+            if let Ok(Some((m, v))) = self.mask_of(i, f) {
+                masks.push(m);
+                masked.push(v);
             }
         }
-        self.ranges.retain(|&i| i as usize != idx);
+        let hash = self.hash_masked(masked.iter());
+        for g in self.groups.iter_mut().filter(|g| g.masks == masks) {
+            if let Some(b) = g.buckets.get_mut(&hash) {
+                b.retain(|&i| i != slot);
+            }
+        }
+        self.ranges.retain(|&i| i != slot);
+        self.free.push(slot);
+        self.live -= 1;
         Ok(e)
     }
 
@@ -503,7 +573,7 @@ impl TableState {
                 continue;
             };
             for &i in bucket {
-                if self.matches(i, key) {
+                if self.matches_masked(i, key, &g.masks) {
                     if better(i, best) {
                         best = Some(i);
                     }
@@ -539,6 +609,20 @@ impl TableState {
             }
         }
         h.finish()
+    }
+
+    /// Whether entry `i` of a group with `masks` matches `key`: every key
+    /// field under its mask equals the entry's masked value.
+    fn matches_masked(&self, i: u32, key: &[Bits], masks: &[Bits]) -> bool {
+        let masked = &self.masked[i as usize];
+        key.len() == masked.len()
+            && key.iter().zip(masks).zip(masked).all(|((k, m), v)| {
+                k.words()
+                    .iter()
+                    .zip(m.words())
+                    .zip(v.words())
+                    .all(|((k, m), v)| k & m == *v)
+            })
     }
 
     fn matches(&self, i: u32, key: &[Bits]) -> bool {
@@ -894,33 +978,40 @@ mod tests {
         /// match kinds, random entries (inserted and removed) and keys.
         #[test]
         fn lookup_matches_the_naive_reference(
-            (kinds, entries, keys, removals) in kinds().prop_flat_map(|kinds| {
+            (kinds, entries, keys, removals, later) in kinds().prop_flat_map(|kinds| {
                 let widths = [6u32, 4, 5];
                 let fields: Vec<_> = kinds.iter().zip(widths).map(|(k, w)| field(*k, w)).collect();
                 let entry = (fields, -3i64..3, 0usize..4);
                 let key: Vec<_> = widths.into_iter().take(kinds.len()).map(|w| (0..(1u64 << w)).prop_map(move |v| b(w, v)).boxed()).collect();
                 (
                     Just(kinds),
-                    proptest::collection::vec(entry, 0..40),
+                    proptest::collection::vec(entry.clone(), 0..40),
                     proptest::collection::vec(key, 1..30),
                     proptest::collection::vec(any::<prop::sample::Index>(), 0..5),
+                    // Added after the removals, into the freed slots.
+                    proptest::collection::vec(entry, 0..8),
                 )
             })
         ) {
             let widths = [6u32, 4, 5];
             let mut t = TableState::new(kinds.iter().zip(widths).map(|(k, w)| KeySpec { kind: *k, width: w, signed: false }).collect(), 1000);
             let mut live: Vec<Entry> = Vec::new();
-            for (key, priority, action) in entries {
-                let e = Entry { key, priority, action, args: Vec::new() };
-                if t.insert(e.clone()).is_ok() {
-                    live.push(e);
+            let add = |t: &mut TableState, live: &mut Vec<Entry>, batch: Vec<(Vec<FieldMatch>, i64, usize)>| {
+                for (key, priority, action) in batch {
+                    let e = Entry { key, priority, action, args: Vec::new() };
+                    if t.insert(e.clone()).is_ok() {
+                        live.push(e);
+                    }
                 }
-            }
+            };
+            add(&mut t, &mut live, entries);
             for r in removals {
                 if live.is_empty() { break; }
                 let e = live.remove(r.index(live.len()));
                 t.remove(&e.key, e.priority).unwrap();
             }
+            add(&mut t, &mut live, later);
+            prop_assert_eq!(t.len(), live.len());
             for key in &keys {
                 let want = naive(&t, &live, key).map(|i| &live[i]);
                 prop_assert_eq!(t.lookup(key), want, "key {:?}", key);

@@ -600,6 +600,7 @@ impl V1Externs {
                     }
                 }
             }
+            ExternArg::Data(layout) => *bits = layout.append_to(env.arena, out, *bits),
             ExternArg::Varbit { place, len } => {
                 let (Some(at), Some(len_at)) = (place.resolve(env), len.resolve(env)) else {
                     return;
