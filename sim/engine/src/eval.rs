@@ -9,7 +9,7 @@
 
 use crate::env::Env;
 use crate::layout::{LayoutError, LayoutKind, Layouts};
-use crate::value::Bits;
+use crate::value::{Bits, SMALL_MAX_WIDTH, Word, read_word};
 use janus_p4::ir::{self, BinOp, ExprKind, UnOp, Value};
 use janus_p4::types::{Ty, TyId, TypeTable};
 use std::cmp::Ordering;
@@ -203,6 +203,9 @@ pub enum Node {
         b: Box<Place>,
         units: Vec<EqUnit>,
     },
+    /// An expression whose every value has at most 64 bits: evaluated on
+    /// [`Word`]s (see [`Node::eval_word`]), with no [`Bits`] in between.
+    Narrow(Box<Node>),
 }
 
 /// A part compared by [`Node::Equal`].
@@ -224,6 +227,7 @@ impl Node {
     /// Evaluates the node over a packet's arena.
     pub fn eval(&self, env: &Env<'_>) -> Bits {
         match self {
+            Node::Narrow(n) => n.eval_word(env).to_bits(),
             Node::Const(b) => b.clone(),
             Node::Load {
                 place,
@@ -296,6 +300,168 @@ impl Node {
                     .map_or(u32::MAX, |r| r.action) as u64,
             ),
         }
+    }
+}
+
+impl Node {
+    /// The value of a node of at most 64 bits (every node inside a
+    /// [`Node::Narrow`]), computed on words.
+    pub fn eval_word(&self, env: &Env<'_>) -> Word {
+        match self {
+            Node::Const(b) => Word::from_bits(b),
+            Node::Load {
+                place,
+                width,
+                signed,
+            } => {
+                let v = place
+                    .resolve(env)
+                    .map_or(0, |bit| read_word(env.arena, bit as usize, *width));
+                Word::new(*width, *signed, v)
+            }
+            Node::Valid(place) => Word::from_bool(
+                place
+                    .resolve(env)
+                    .is_some_and(|bit| env.arena[bit as usize / 8] != 0),
+            ),
+            Node::Unary(op, a) => {
+                let a = a.eval_word(env);
+                match op {
+                    UnOp::Not => Word::from_bool(!a.is_true()),
+                    UnOp::BitNot => a.not(),
+                    UnOp::Neg => a.neg(),
+                    UnOp::Plus => a,
+                }
+            }
+            Node::Binary(op, a, b) => binary_word(*op, a, b, env),
+            Node::Ternary(c, a, b) => {
+                if c.eval_word(env).is_true() {
+                    a.eval_word(env)
+                } else {
+                    b.eval_word(env)
+                }
+            }
+            Node::Cast {
+                to_width,
+                to_signed,
+                inner,
+            } => inner.eval_word(env).cast(*to_width, *to_signed),
+            Node::Slice { hi, lo, inner } => inner.eval_word(env).slice(*hi, *lo),
+            Node::TableHit(slot) => {
+                Word::from_bool(env.results.get(*slot as usize).is_some_and(|r| r.hit))
+            }
+            Node::TableMiss(slot) => {
+                Word::from_bool(!env.results.get(*slot as usize).is_some_and(|r| r.hit))
+            }
+            _ => Word::from_bits(&self.eval(env)),
+        }
+    }
+
+    /// A boolean node's value.
+    #[inline]
+    pub fn truth(&self, env: &Env<'_>) -> bool {
+        match self {
+            Node::Narrow(n) => n.eval_word(env).is_true(),
+            _ => self.eval(env).to_bool(),
+        }
+    }
+
+    /// `self` wrapped in [`Node::Narrow`] if it and every node inside it
+    /// have at most 64 bits.
+    fn narrowed(self) -> Node {
+        if matches!(self, Node::Narrow(_)) || narrow_shape(&self).is_none() {
+            return self;
+        }
+        Node::Narrow(Box::new(self))
+    }
+}
+
+/// The width and signedness of `n` if it and every node inside it have at
+/// most 64 bits (so [`Node::eval_word`] may evaluate it).
+fn narrow_shape(n: &Node) -> Option<(u32, bool)> {
+    let fits = |w: u32| (w <= SMALL_MAX_WIDTH).then_some(());
+    let shape = match n {
+        Node::Const(b) => (b.width(), b.is_signed()),
+        Node::Load { width, signed, .. } | Node::Lookahead { width, signed, .. } => {
+            (*width, *signed)
+        }
+        Node::Valid(_) | Node::TableHit(_) | Node::TableMiss(_) | Node::Equal { .. } => (1, false),
+        Node::PacketLength | Node::ActionRun(_) => (32, false),
+        Node::Unary(UnOp::Not, a) => {
+            narrow_shape(a)?;
+            (1, false)
+        }
+        Node::Unary(_, a) => narrow_shape(a)?,
+        Node::Binary(op, a, b) => {
+            let (x, y) = (narrow_shape(a)?, narrow_shape(b)?);
+            match op {
+                BinOp::Eq
+                | BinOp::Ne
+                | BinOp::Lt
+                | BinOp::Le
+                | BinOp::Gt
+                | BinOp::Ge
+                | BinOp::And
+                | BinOp::Or => (1, false),
+                BinOp::Concat => (x.0 + y.0, x.1),
+                _ => x,
+            }
+        }
+        Node::Ternary(c, a, b) => {
+            narrow_shape(c)?;
+            narrow_shape(b)?;
+            narrow_shape(a)?
+        }
+        Node::Cast {
+            to_width,
+            to_signed,
+            inner,
+        } => {
+            narrow_shape(inner)?;
+            (*to_width, *to_signed)
+        }
+        Node::Slice { hi, lo, inner } => {
+            narrow_shape(inner)?;
+            (hi.saturating_sub(*lo) + 1, false)
+        }
+        Node::Narrow(inner) => narrow_shape(inner)?,
+    };
+    fits(shape.0)?;
+    Some(shape)
+}
+
+fn binary_word(op: BinOp, a: &Node, b: &Node, env: &Env<'_>) -> Word {
+    match op {
+        BinOp::And => {
+            return Word::from_bool(a.eval_word(env).is_true() && b.eval_word(env).is_true());
+        }
+        BinOp::Or => {
+            return Word::from_bool(a.eval_word(env).is_true() || b.eval_word(env).is_true());
+        }
+        _ => {}
+    }
+    let (x, y) = (a.eval_word(env), b.eval_word(env));
+    match op {
+        BinOp::Add => x.add(y),
+        BinOp::Sub => x.sub(y),
+        BinOp::Mul => x.mul(y),
+        BinOp::Div => x.div(y),
+        BinOp::Mod => x.rem(y),
+        BinOp::SatAdd => x.sat_add(y),
+        BinOp::SatSub => x.sat_sub(y),
+        BinOp::Shl => x.shl(y.v),
+        BinOp::Shr => x.shr(y.v),
+        BinOp::BitAnd => x.and(y),
+        BinOp::BitOr => x.or(y),
+        BinOp::BitXor => x.xor(y),
+        BinOp::Concat => x.concat(y),
+        BinOp::Eq => Word::from_bool(x.v == y.v),
+        BinOp::Ne => Word::from_bool(x.v != y.v),
+        BinOp::Lt => Word::from_bool(x.compare(y).is_lt()),
+        BinOp::Le => Word::from_bool(x.compare(y).is_le()),
+        BinOp::Gt => Word::from_bool(x.compare(y).is_gt()),
+        BinOp::Ge => Word::from_bool(x.compare(y).is_ge()),
+        BinOp::And | BinOp::Or => unreachable!("handled above"),
     }
 }
 
@@ -385,9 +551,10 @@ pub fn is_packet_out(types: &TypeTable, ty: TyId) -> bool {
 pub fn lookahead_bits(n: &Node) -> u32 {
     match n {
         Node::Lookahead { need, .. } => *need,
-        Node::Unary(_, a) | Node::Cast { inner: a, .. } | Node::Slice { inner: a, .. } => {
-            lookahead_bits(a)
-        }
+        Node::Unary(_, a)
+        | Node::Cast { inner: a, .. }
+        | Node::Slice { inner: a, .. }
+        | Node::Narrow(a) => lookahead_bits(a),
         Node::Binary(_, a, b) => lookahead_bits(a).max(lookahead_bits(b)),
         Node::Ternary(c, a, b) => lookahead_bits(c)
             .max(lookahead_bits(a))
@@ -579,6 +746,10 @@ impl<'a> Compiler<'a> {
 
     /// Compiles a scalar expression.
     pub fn node(&mut self, e: &ir::Expr) -> Result<Node, CompileError> {
+        Ok(self.node_tree(e)?.narrowed())
+    }
+
+    fn node_tree(&mut self, e: &ir::Expr) -> Result<Node, CompileError> {
         let types = self.types();
         match &e.kind {
             ExprKind::Const(v) => constant(types, e.ty, v)
@@ -631,7 +802,7 @@ impl<'a> Compiler<'a> {
                     signed,
                 })
             }
-            ExprKind::Unary(op, a) => Ok(Node::Unary(*op, Box::new(self.node(a)?))),
+            ExprKind::Unary(op, a) => Ok(Node::Unary(*op, Box::new(self.node_tree(a)?))),
             ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b)
                 if scalar_shape(types, a.ty).is_none() =>
             {
@@ -644,18 +815,18 @@ impl<'a> Compiler<'a> {
             }
             ExprKind::Binary(op, a, b) => Ok(Node::Binary(
                 *op,
-                Box::new(self.node(a)?),
-                Box::new(self.node(b)?),
+                Box::new(self.node_tree(a)?),
+                Box::new(self.node_tree(b)?),
             )),
             ExprKind::Ternary(c, a, b) => Ok(Node::Ternary(
-                Box::new(self.node(c)?),
-                Box::new(self.node(a)?),
-                Box::new(self.node(b)?),
+                Box::new(self.node_tree(c)?),
+                Box::new(self.node_tree(a)?),
+                Box::new(self.node_tree(b)?),
             )),
             ExprKind::Cast(inner) => {
                 let (to_width, to_signed) = scalar_shape(types, e.ty)
                     .ok_or(CompileError::Unsupported("a cast to a composite type"))?;
-                let inner = self.node(inner)?;
+                let inner = self.node_tree(inner)?;
                 Ok(Node::Cast {
                     to_width,
                     to_signed,
@@ -665,7 +836,7 @@ impl<'a> Compiler<'a> {
             ExprKind::Slice(inner, hi, lo) => Ok(Node::Slice {
                 hi: *hi,
                 lo: *lo,
-                inner: Box::new(self.node(inner)?),
+                inner: Box::new(self.node_tree(inner)?),
             }),
             ExprKind::Call(
                 ir::Callee::Builtin {

@@ -14,7 +14,7 @@ use crate::externs::{DataLayout, ExternArg};
 #[cfg(test)]
 mod tests;
 use crate::layout::LayoutKind;
-use crate::value::Bits;
+use crate::value::{Bits, write_word};
 use janus_p4::ir::{
     self, BuiltinMethod, Callee, Direction, ExprKind, StmtKind, SwitchLabel, Value,
 };
@@ -1162,6 +1162,15 @@ pub fn run(ops: &[Op], env: &mut Env<'_>) -> Flow {
 
 fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
     match op {
+        Op::Store {
+            place,
+            value: Node::Narrow(value),
+        } => {
+            let v = value.eval_word(env);
+            if let Some(bit) = place.resolve(env) {
+                write_word(env.arena, bit as usize, v.width, v.v);
+            }
+        }
         Op::Store { place, value } => {
             let v = value.eval(env);
             if let Some(bit) = place.resolve(env) {
@@ -1215,7 +1224,7 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
                 );
             }
         }
-        Op::If(cond, a, b) => return run(if cond.eval(env).to_bool() { a } else { b }, env),
+        Op::If(cond, a, b) => return run(if cond.truth(env) { a } else { b }, env),
         Op::Seq(ops) => return run(ops, env),
         Op::Switch {
             subject,
@@ -1235,7 +1244,7 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
         }
         Op::Loop { cond, body, update } => loop {
             if let Some(c) = cond
-                && !c.eval(env).to_bool()
+                && !c.truth(env)
             {
                 break;
             }
@@ -1283,7 +1292,7 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
             }
         }
         Op::Verify { cond, error } => {
-            if !cond.eval(env).to_bool() {
+            if !cond.truth(env) {
                 return Flow::Reject(error.eval(env).as_u64_truncated() as u32);
             }
         }

@@ -96,12 +96,88 @@ pub struct KeySpec {
     pub signed: bool,
 }
 
+/// Hashes the words of table keys: a multiply-rotate mix per word and a
+/// final avalanche, seeded at random per table (so crafted packets cannot
+/// aim at one bucket in every run); fast enough for the per-packet path.
+#[derive(Clone, Debug)]
+struct KeyHasher {
+    seed: u64,
+}
+
+impl KeyHasher {
+    fn new() -> KeyHasher {
+        let seed = std::collections::hash_map::RandomState::new().hash_one(0u64);
+        KeyHasher { seed }
+    }
+}
+
+impl BuildHasher for KeyHasher {
+    type Hasher = WordHasher;
+
+    fn build_hasher(&self) -> WordHasher {
+        WordHasher(self.seed)
+    }
+}
+
+struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    #[inline]
+    fn write_u64(&mut self, w: u64) {
+        self.0 = (self.0 ^ w)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for c in bytes.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..c.len()].copy_from_slice(c);
+            self.write_u64(u64::from_le_bytes(b));
+        }
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+        h ^ (h >> 33)
+    }
+}
+
+/// Maps keys that are already hashes ([`KeyHasher`] output) as they are.
+type PreHashed = std::hash::BuildHasherDefault<PassThrough>;
+
+#[derive(Default)]
+struct PassThrough(u64);
+
+impl Hasher for PassThrough {
+    #[inline]
+    fn write_u64(&mut self, h: u64) {
+        self.0 = h;
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+        }
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// Entries grouped by mask vector.
 #[derive(Clone, Debug, Default)]
 struct Group {
     masks: Vec<Bits>,
     /// Hash of the masked key -> entry indexes, best first.
-    buckets: HashMap<u64, Vec<u32>>,
+    buckets: HashMap<u64, Vec<u32>, PreHashed>,
     /// The best priority in the group, so probing can stop early.
     best: i64,
 }
@@ -131,7 +207,7 @@ pub struct TableState {
     ranges: Vec<u32>,
     /// Hash of an entry's key (and priority) -> entry indexes, so that
     /// insert, modify and remove find an entry without a scan.
-    by_key: HashMap<u64, Vec<u32>>,
+    by_key: HashMap<u64, Vec<u32>, PreHashed>,
     /// Slots of removed entries, reused by later inserts.
     free: Vec<u32>,
     /// Number of entries.
@@ -139,7 +215,7 @@ pub struct TableState {
     /// Whether the keys include ternary, range or optional fields: entries
     /// then rank by priority, else by total prefix length.
     uses_priority: bool,
-    hasher: std::collections::hash_map::RandomState,
+    hasher: KeyHasher,
 }
 
 impl TableState {
@@ -152,7 +228,7 @@ impl TableState {
         });
         TableState {
             keys,
-            by_key: HashMap::new(),
+            by_key: HashMap::default(),
             free: Vec::new(),
             live: 0,
             uses_priority,
@@ -166,7 +242,7 @@ impl TableState {
             next_order: 0,
             groups: Vec::new(),
             ranges: Vec::new(),
-            hasher: Default::default(),
+            hasher: KeyHasher::new(),
         }
     }
 
@@ -429,7 +505,7 @@ impl TableState {
             None => {
                 self.groups.push(Group {
                     masks,
-                    buckets: HashMap::new(),
+                    buckets: HashMap::default(),
                     best: i64::MIN,
                 });
                 self.groups.len() - 1

@@ -72,6 +72,10 @@ mod limbs;
 mod ops;
 #[cfg(test)]
 mod tests;
+mod word;
+
+pub use io::{read_word, write_word};
+pub use word::Word;
 
 use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};

@@ -55,6 +55,25 @@ fn read_chunk(buf: &[u8], off: usize, width: u32) -> u64 {
     x >> (64 - width)
 }
 
+/// The `width`-bit field (0..=64) at bit `off` of `buf` as a number; 0 if
+/// it does not lie inside `buf`.
+#[inline]
+pub fn read_word(buf: &[u8], off: usize, width: u32) -> u64 {
+    if width == 0 || !in_bounds(buf.len(), off, width) {
+        return 0;
+    }
+    read_chunk(buf, off, width)
+}
+
+/// Writes the low `width` bits (0..=64) of `v` as the field at bit `off`
+/// of `buf`; nothing if the field does not lie inside `buf`.
+#[inline]
+pub fn write_word(buf: &mut [u8], off: usize, width: u32, v: u64) {
+    if width > 0 && in_bounds(buf.len(), off, width) {
+        write_chunk(buf, off, width, v);
+    }
+}
+
 /// Writes the low `width` bits (1..=64) of `v` as the field at `off`, which
 /// lies inside `buf`; the other bits of `buf` are unchanged.
 #[inline]
