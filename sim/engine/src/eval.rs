@@ -685,6 +685,16 @@ impl<'a> Compiler<'a> {
                 };
                 Ok(base_place.part(offset, e.ty))
             }
+            // `x[hi:lo]` as an l-value: bits `hi..=lo` of `x`, stored most
+            // significant bit first.
+            ExprKind::Slice(inner, hi, _) => {
+                let (width, _) = scalar_shape(self.types(), inner.ty)
+                    .ok_or(CompileError::Unsupported("a slice of a composite value"))?;
+                let offset = width
+                    .checked_sub(hi + 1)
+                    .ok_or(CompileError::Unsupported("a slice past the value's width"))?;
+                Ok(self.place(inner)?.part(offset, e.ty))
+            }
             ExprKind::Index(base, index) => {
                 let base_place = self.place(base)?;
                 let LayoutKind::Stack { stride, size, .. } = self.layouts.layout(base.ty)?.kind

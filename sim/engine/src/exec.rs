@@ -371,6 +371,36 @@ fn invalidate(c: &mut Compiler<'_>, lhs: &ir::Expr, out: &mut Vec<Op>) -> Result
     Ok(())
 }
 
+/// After `header` (a member of a header union) becomes valid, every other
+/// member of the union becomes invalid (P4_16, header unions); nothing for
+/// a header outside a union.
+fn invalidate_union_siblings(
+    c: &mut Compiler<'_>,
+    header: &ir::Expr,
+    out: &mut Vec<Op>,
+) -> Result<(), CompileError> {
+    let ExprKind::Field(union, member) = &header.kind else {
+        return Ok(());
+    };
+    let LayoutKind::Union { members } = c.layouts.layout(union.ty)?.kind else {
+        return Ok(());
+    };
+    let place = c.place(union)?;
+    for (i, m) in members.iter().enumerate() {
+        if i as u32 == *member {
+            continue;
+        }
+        let shape = header_shape(c, m.ty)?;
+        out.push(Op::SetValidity {
+            header: place.clone().part(m.bit_offset, m.ty),
+            valid_byte: shape.valid_byte,
+            wire_bytes: shape.wire_bits.div_ceil(8),
+            valid: false,
+        });
+    }
+    Ok(())
+}
+
 enum Part<'e> {
     Expr(&'e ir::Expr),
     Value(&'e Value),
@@ -574,7 +604,7 @@ fn packet_in_call(
                 next_index,
                 errors,
             });
-            Ok(())
+            invalidate_union_siblings(c, target, out)
         }
         "advance" => {
             let Some(Some(bits)) = args.first() else {
@@ -811,6 +841,9 @@ fn builtin(
                 wire_bytes: wire_bits.div_ceil(8),
                 valid: method == BuiltinMethod::SetValid,
             });
+            if method == BuiltinMethod::SetValid {
+                invalidate_union_siblings(c, receiver, out)?;
+            }
             Ok(())
         }
         (
@@ -1260,11 +1293,14 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
             body,
             copy_out,
         } => {
+            // `exit` ends the callers too, but each block exited still
+            // copies out its `out` and `inout` arguments (P4_16, `exit`).
             run(copy_in, env);
-            if run(body, env) == Flow::Exit {
+            let flow = run(body, env);
+            run(copy_out, env);
+            if flow == Flow::Exit {
                 return Flow::Exit;
             }
-            run(copy_out, env);
         }
         Op::Exit => return Flow::Exit,
         Op::Return => return Flow::Return,
@@ -1400,10 +1436,11 @@ fn apply_key(
         }
     }
     run(&imp.copy_in, env);
-    if run(&imp.body, env) == Flow::Exit {
+    let flow = run(&imp.body, env);
+    run(&imp.copy_out, env);
+    if flow == Flow::Exit {
         return Flow::Exit;
     }
-    run(&imp.copy_out, env);
     Flow::Continue
 }
 

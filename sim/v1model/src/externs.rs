@@ -109,7 +109,8 @@ pub(crate) struct V1Externs {
     /// most [`MAX_PENDING_DIGESTS`], later ones are counted and dropped.
     pub digests: Vec<(u64, Vec<u8>)>,
     pub digests_dropped: u64,
-    /// `truncate(n)`: send at most `n` bytes of this packet.
+    /// `truncate(n)`: send at most `n` bytes of this packet (the smallest
+    /// `n` of every call in ingress and egress).
     pub truncate_to: Option<u32>,
     /// Clone, resubmit and recirculate asked for by the running block.
     pub requests: Requests,
@@ -389,8 +390,9 @@ impl ExternHandler for V1Externs {
                 self.requests.recirculate = Some(with_list.then_some(list as u32));
             }
             Call::Truncate => {
-                let len = self.num(args.first(), env);
-                self.truncate_to = Some(u32::try_from(len).unwrap_or(u32::MAX));
+                // Several calls: the shortest length wins, as in bmv2.
+                let len = u32::try_from(self.num(args.first(), env)).unwrap_or(u32::MAX);
+                self.truncate_to = Some(self.truncate_to.map_or(len, |t| t.min(len)));
             }
             Call::VerifyChecksum
             | Call::UpdateChecksum

@@ -395,11 +395,14 @@ fn build_entry(
                     .exact(w)
                     .map_err(|e| format!("key `{}`: {e}", m.field))?,
             )),
-            (MatchKind::Optional, Some(m)) => FieldMatch::Optional(Some(bits(
-                &m.value
-                    .exact(w)
-                    .map_err(|e| format!("key `{}`: {e}", m.field))?,
-            ))),
+            // An optional key is a value, or all `*` digits for "any".
+            (MatchKind::Optional, Some(m)) => match m.value.exact(w) {
+                Ok(v) => FieldMatch::Optional(Some(bits(&v))),
+                Err(e) => match m.value.ternary(w) {
+                    Ok(t) if bits(&t.mask).is_zero() => FieldMatch::Optional(None),
+                    _ => return Err(format!("key `{}`: {e}", m.field)),
+                },
+            },
             (MatchKind::Ternary, Some(m)) => {
                 let t = m
                     .value
