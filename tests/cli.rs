@@ -444,3 +444,24 @@ fn corpus_stf_suite_passes() {
         "{stdout}"
     );
 }
+
+/// The pipelines Janus ships (docs/nic-model.md) pass their packet tests.
+#[test]
+fn shipped_pipelines_pass_their_packet_tests() {
+    let suites: [(&str, &[&str]); 2] = [
+        (
+            "p4/sdn.p4",
+            &["sdn", "sdn_security", "sdn_acl", "sdn_cpu", "sdn_meter"],
+        ),
+        ("p4/roce_paths.p4", &["roce_paths"]),
+    ];
+    for (program, tests) in suites {
+        for test in tests {
+            let stf = repo(&format!("p4/{test}.stf"));
+            let out = janus(&["sim", "test", &repo(program), &stf]);
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(out.status.code(), Some(0), "{test}: {stdout}");
+            assert!(stdout.contains("PASS"), "{test}: {stdout}");
+        }
+    }
+}

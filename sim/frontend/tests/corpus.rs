@@ -22,9 +22,10 @@ fn programs(dir: &str) -> Vec<PathBuf> {
 
 #[test]
 fn valid_programs_compile_cleanly() {
-    // The example programs Janus ships are part of the valid corpus.
+    // The programs Janus ships are part of the valid corpus.
     let mut files = programs("tests/p4/valid");
     files.extend(programs("../../p4/examples"));
+    files.extend(programs("../../p4"));
     assert!(
         files.len() >= 60,
         "the valid corpus shrank to {}",

@@ -311,8 +311,19 @@ impl ExternHandler for V1Externs {
         };
         match call {
             Call::MarkToDrop => {
-                self.std.egress_spec.write(env.arena, DROP_PORT);
-                self.std.mcast_grp.write(env.arena, 0);
+                // The argument may be a nested control's copy of
+                // standard_metadata: write that copy.
+                let shift = match args.first() {
+                    Some(ExternArg::Place { place, .. }) => place
+                        .resolve(env)
+                        .map_or(0, |at| i64::from(at) - i64::from(self.std.base)),
+                    _ => 0,
+                };
+                self.std
+                    .egress_spec
+                    .shifted(shift)
+                    .write(env.arena, DROP_PORT);
+                self.std.mcast_grp.shifted(shift).write(env.arena, 0);
             }
             Call::Count(i) => {
                 let index = self

@@ -10,6 +10,7 @@
 
 mod externs;
 pub mod meter;
+pub mod nic;
 mod packet;
 pub mod stf;
 
@@ -76,17 +77,27 @@ pub(crate) struct Field {
 
 impl Field {
     fn read(self, arena: &[u8]) -> u64 {
-        Bits::read_bits(arena, self.bit as usize, self.width, false).as_u64_truncated()
+        janus_engine::value::read_word(arena, self.bit as usize, self.width)
     }
 
     fn write(self, arena: &mut [u8], v: u64) {
-        Bits::from_u64(self.width, false, v).write_bits(arena, self.bit as usize);
+        janus_engine::value::write_word(arena, self.bit as usize, self.width, v);
+    }
+
+    /// The same field of another copy of the struct, `shift` bits on.
+    fn shifted(self, shift: i64) -> Field {
+        Field {
+            bit: (i64::from(self.bit) + shift) as u32,
+            ..self
+        }
     }
 }
 
 /// The fields of `standard_metadata` the architecture reads and writes.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct StdMeta {
+    /// The bit where the pipeline's `standard_metadata` starts.
+    pub base: u32,
     pub ingress_port: Field,
     pub egress_spec: Field,
     pub egress_port: Field,
@@ -504,6 +515,7 @@ fn std_meta(
             .unwrap_or_default()
     };
     Ok(StdMeta {
+        base: at * 8,
         ingress_port: field("ingress_port"),
         egress_spec: field("egress_spec"),
         egress_port: field("egress_port"),
