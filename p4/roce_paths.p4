@@ -286,7 +286,7 @@ control RocePathSelect(inout roce_headers_t hdr,
         bit<32> spine;
         fabric_spine(meta.sport, spine);
         bit<1> down = 1;
-        if (NIC_IS_UPLINK(meta.uplink)) {
+        if (nic_is_uplink(meta.uplink)) {
             meta.path = (bit<32>) meta.uplink * SPINES_PER_UPLINK + spine;
             path_down.read(down, meta.path);
         }
@@ -361,9 +361,9 @@ control RoceIngress(inout roce_headers_t hdr,
     }
 
     apply {
-        if (NIC_IS_UPLINK(sm.ingress_port)) {
+        if (nic_is_uplink(sm.ingress_port)) {
             host_macs.apply();
-        } else if (NIC_IS_VF(sm.ingress_port)) {
+        } else if (nic_is_vf(sm.ingress_port)) {
             if (hdr.tx_meta.isValid()) {
                 hdr.ethernet.ether_type = hdr.tx_meta.ether_type;
             }

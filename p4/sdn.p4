@@ -804,12 +804,12 @@ control OutputGuard(inout sdn_meta_t meta) {
         if (meta.encap) {
             if (meta.from_uplink) {
                 meta.drop_reason = DROP_HAIRPIN;
-            } else if (!NIC_IS_UPLINK(meta.out_port)) {
+            } else if (!nic_is_uplink(meta.out_port)) {
                 meta.drop_reason = DROP_BAD_OUTPUT_PORT;
             }
         } else if (meta.out_port == NIC_CPU_PORT && meta.from_vf) {
             meta.drop_reason = DROP_VF_TO_CPU;
-        } else if (!NIC_IS_VF(meta.out_port)) {
+        } else if (!nic_is_vf(meta.out_port)) {
             meta.drop_reason = DROP_BAD_OUTPUT_PORT;
         }
     }
@@ -839,8 +839,8 @@ control SdnIngress(inout sdn_headers_t hdr,
 
     apply {
         meta.from_cpu = sm.ingress_port == NIC_CPU_PORT;
-        meta.from_uplink = NIC_IS_UPLINK(sm.ingress_port);
-        meta.from_vf = NIC_IS_VF(sm.ingress_port);
+        meta.from_uplink = nic_is_uplink(sm.ingress_port);
+        meta.from_vf = nic_is_vf(sm.ingress_port);
 
         if (meta.from_cpu) {
             cpu_port.apply(hdr, meta);
@@ -969,12 +969,12 @@ control SdnEgress(inout sdn_headers_t hdr,
     apply {
         if (meta.from_cpu) {
             // Frames the CPU built leave as they are.
-        } else if (NIC_IS_VF(sm.egress_port)) {
+        } else if (nic_is_vf(sm.egress_port)) {
             vf_owners.apply();
             if (meta.port_owner == 0 || meta.port_owner != meta.tenant) {
                 meta.egress_drop_reason = DROP_TENANT_MISMATCH;
             }
-        } else if (meta.encap && NIC_IS_UPLINK(sm.egress_port)) {
+        } else if (meta.encap && nic_is_uplink(sm.egress_port)) {
             // Entropy for the fabric's ECMP: a hash of the tenant flow.
             if (hdr.ipv4.isValid()) {
                 meta.flow_src = hdr.ipv4.src_addr;
@@ -992,7 +992,7 @@ control SdnEgress(inout sdn_headers_t hdr,
         if (meta.egress_drop_reason != 0) {
             drops.count((bit<32>) meta.egress_drop_reason);
             mark_to_drop(sm);
-        } else if (NIC_IS_VF(sm.egress_port)) {
+        } else if (nic_is_vf(sm.egress_port)) {
             vf_tx.count((bit<32>) sm.egress_port);
         }
     }

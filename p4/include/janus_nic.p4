@@ -32,10 +32,14 @@ const nic_port_t NIC_DROP_PORT = 511;
 const bit<32> NIC_UPLINK_COUNT = 2;
 const bit<32> NIC_PORT_COUNT   = 512;
 
-/* Port classes.  (Macros rather than P4 functions: the Janus engine does not
- * run calls to P4 functions yet.) */
-#define NIC_IS_UPLINK(port) ((port) <= NIC_UPLINK_1)
-#define NIC_IS_VF(port)     ((port) >= NIC_FIRST_VF && (port) <= NIC_LAST_VF)
+/* Port classes. */
+bool nic_is_uplink(in nic_port_t port) {
+    return port <= NIC_UPLINK_1;
+}
+
+bool nic_is_vf(in nic_port_t port) {
+    return port >= NIC_FIRST_VF && port <= NIC_LAST_VF;
+}
 
 /*
  * Sent to the CPU port in front of a punted frame (3 bytes).  `reason` is

@@ -6,6 +6,7 @@ pub mod eval;
 pub mod exec;
 pub mod externs;
 pub mod layout;
+pub mod lower;
 pub mod parser;
 pub mod plan;
 pub mod table;

@@ -153,7 +153,8 @@ pub enum MirrorTarget {
 
 impl V1Switch {
     /// Loads a checked program whose `main` is a `V1Switch`.
-    pub fn load(program: ir::Program) -> Result<V1Switch, LoadError> {
+    pub fn load(mut program: ir::Program) -> Result<V1Switch, LoadError> {
+        janus_engine::lower::lower_calls(&mut program);
         let main = program.main.ok_or(LoadError::NoV1Switch)?;
         let pkg = &program.instances[main.0 as usize];
         if !matches!(&pkg.of, InstanceOf::Package { name } if name == "V1Switch")

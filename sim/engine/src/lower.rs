@@ -1,0 +1,359 @@
+//! Moves calls out of expressions into statements before a program is
+//! planned and compiled, so that the compiler only meets them where it runs
+//! them: as a statement, or as the whole right side of an assignment.
+//!
+//! - A call of a function, or of an extern that returns a value, inside an
+//!   expression is evaluated first into a new local:
+//!   `if (f(x) > 1)` becomes `T t = f(x); if (t > 1)`.
+//! - The right operand of `&&` and `||`, and the branches of `?:`, run only
+//!   when chosen, as P4 requires: `a && t.apply().hit` becomes
+//!   `bool c = a; if (c) { c = t.apply().hit; }`, so the table is applied
+//!   only when `a` holds.
+//!
+//! Operands are evaluated left to right. Statements without such calls are
+//! left exactly as they are.
+
+use crate::eval::is_packet_in;
+use janus_p4::ir::{
+    self, BinOp, Callee, Direction, Expr, ExprKind, Program, Stmt, StmtKind, Transition, UnOp,
+    VarId, VarKind,
+};
+use janus_p4::source::Span;
+use janus_p4::types::{TyId, TypeTable};
+
+/// The operands of an expression, in evaluation order:
+/// `children!(&mut e.kind, as_mut, iter_mut)` or `children!(&e.kind, as_ref, iter)`.
+macro_rules! children {
+    ($kind:expr, $as:ident, $iter:ident) => {
+        match $kind {
+            ExprKind::Field(a, _)
+            | ExprKind::Slice(a, ..)
+            | ExprKind::StackNext(a)
+            | ExprKind::StackLast(a)
+            | ExprKind::StackLastIndex(a)
+            | ExprKind::Unary(_, a)
+            | ExprKind::Cast(a)
+            | ExprKind::TableHit(a)
+            | ExprKind::TableMiss(a)
+            | ExprKind::ActionRun(a) => vec![a.$as()],
+            ExprKind::Index(a, b)
+            | ExprKind::Binary(_, a, b)
+            | ExprKind::Mask(a, b)
+            | ExprKind::Range(a, b) => vec![a.$as(), b.$as()],
+            ExprKind::Ternary(c, x, y) => vec![c.$as(), x.$as(), y.$as()],
+            ExprKind::List(parts) => parts.$iter().collect(),
+            ExprKind::Call(_, args) => args.$iter().flatten().collect(),
+            ExprKind::Const(_)
+            | ExprKind::Var(_)
+            | ExprKind::Instance(_)
+            | ExprKind::ValueSet(_)
+            | ExprKind::Default
+            | ExprKind::DontCare
+            | ExprKind::InvalidHeader => Vec::new(),
+        }
+    };
+}
+
+fn children(e: &mut Expr) -> Vec<&mut Expr> {
+    children!(&mut e.kind, as_mut, iter_mut)
+}
+
+fn children_ref(e: &Expr) -> Vec<&Expr> {
+    children!(&e.kind, as_ref, iter)
+}
+
+/// Lowers every body of `p`: block states and apply blocks, actions and
+/// functions.
+pub fn lower_calls(p: &mut Program) {
+    let reads_only = |params: &[ir::Param]| -> Vec<bool> {
+        params
+            .iter()
+            .map(|x| matches!(x.direction, Direction::In | Direction::None))
+            .collect()
+    };
+    let mut l = Lowerer {
+        types: &p.types,
+        function_ins: p.functions.iter().map(|f| reads_only(&f.params)).collect(),
+        action_ins: p.actions.iter().map(|a| reads_only(&a.params)).collect(),
+        vars: &mut p.vars,
+    };
+    for b in &mut p.blocks {
+        l.stmts(&mut b.apply);
+        for s in &mut b.states {
+            l.stmts(&mut s.body);
+            if let Transition::Select(keys, _) = &mut s.transition {
+                for k in keys {
+                    l.expr(k, &mut s.body);
+                }
+            }
+        }
+    }
+    for a in &mut p.actions {
+        l.stmts(&mut a.body);
+    }
+    for f in &mut p.functions {
+        l.stmts(&mut f.body);
+    }
+}
+
+struct Lowerer<'p> {
+    types: &'p TypeTable,
+    /// Which parameters of each function and action only read their
+    /// argument (`in` or directionless): those arguments may be copied
+    /// early into a new local.
+    function_ins: Vec<Vec<bool>>,
+    action_ins: Vec<Vec<bool>>,
+    vars: &'p mut Vec<ir::Var>,
+}
+
+impl Lowerer<'_> {
+    fn stmts(&mut self, stmts: &mut Vec<Stmt>) {
+        if !stmts.iter().any(|s| self.stmt_has_calls(s)) {
+            return;
+        }
+        let mut out = Vec::with_capacity(stmts.len());
+        for mut s in std::mem::take(stmts) {
+            self.stmt(&mut s, &mut out);
+            out.push(s);
+        }
+        *stmts = out;
+    }
+
+    /// Lowers the expressions of `s`, appending what must run first to `pre`.
+    fn stmt(&mut self, s: &mut Stmt, pre: &mut Vec<Stmt>) {
+        match &mut s.kind {
+            StmtKind::Assign(_, rhs) | StmtKind::Declare(_, Some(rhs)) => self.whole_call(rhs, pre),
+            StmtKind::Call(call) => self.whole_call(call, pre),
+            StmtKind::If(cond, a, b) => {
+                self.expr(cond, pre);
+                self.stmts(a);
+                self.stmts(b);
+            }
+            StmtKind::Block(b) => self.stmts(b),
+            StmtKind::Return(Some(e)) => self.expr(e, pre),
+            StmtKind::Switch(subject, cases) => {
+                self.expr(subject, pre);
+                for c in cases {
+                    self.stmts(&mut c.body);
+                }
+            }
+            StmtKind::For {
+                init, update, body, ..
+            } => {
+                self.stmts(init);
+                self.stmts(update);
+                self.stmts(body);
+            }
+            StmtKind::ForIn { body, .. } => self.stmts(body),
+            StmtKind::Declare(_, None)
+            | StmtKind::Return(None)
+            | StmtKind::Exit
+            | StmtKind::Break
+            | StmtKind::Continue => {}
+        }
+    }
+
+    /// An expression the compiler runs as a call when it is one (a
+    /// statement, the right side of an assignment): only its arguments are
+    /// lowered.
+    fn whole_call(&mut self, e: &mut Expr, pre: &mut Vec<Stmt>) {
+        match &mut e.kind {
+            ExprKind::Call(callee, args) => {
+                let ins = self.reads_only(callee, args.len());
+                let args = args
+                    .iter_mut()
+                    .zip(ins)
+                    .filter_map(|(a, i)| Some((a.as_mut()?, i)));
+                self.operands(args.collect(), pre);
+            }
+            _ => self.expr(e, pre),
+        }
+    }
+
+    /// Which arguments of a call to `callee` may be copied early.
+    fn reads_only(&self, callee: &Callee, n: usize) -> Vec<bool> {
+        match callee {
+            Callee::Function(f) => self.function_ins[f.0 as usize].clone(),
+            Callee::Action(a) => self.action_ins[a.0 as usize].clone(),
+            _ => vec![false; n],
+        }
+    }
+
+    /// Lowers operands evaluated left to right: when a later operand has a
+    /// call (which may change what an earlier one reads), each earlier
+    /// operand marked copyable is first copied into a new local.
+    fn operands(&mut self, ops: Vec<(&mut Expr, bool)>, pre: &mut Vec<Stmt>) {
+        let Some(last) = ops.iter().rposition(|(e, _)| self.has_calls(e)) else {
+            return;
+        };
+        for (i, (e, copyable)) in ops.into_iter().enumerate() {
+            let reads_state = !matches!(e.kind, ExprKind::Const(_));
+            if i < last && copyable && reads_state && !self.has_calls(e) {
+                let (ty, span) = (e.ty, e.span);
+                let t = self.temp(ty, span);
+                let value = std::mem::replace(e, var(t, ty, span));
+                pre.push(stmt(StmtKind::Declare(t, Some(value)), span));
+            } else {
+                self.expr(e, pre);
+            }
+        }
+    }
+
+    fn expr(&mut self, e: &mut Expr, pre: &mut Vec<Stmt>) {
+        if !self.has_calls(e) {
+            return;
+        }
+        let span = e.span;
+        let value_call = self.is_value_call(e);
+        match &mut e.kind {
+            ExprKind::Call(callee, args) if value_call => {
+                let ins = self.reads_only(callee, args.len());
+                let args = args
+                    .iter_mut()
+                    .zip(ins)
+                    .filter_map(|(a, i)| Some((a.as_mut()?, i)));
+                self.operands(args.collect(), pre);
+                let t = self.temp(e.ty, span);
+                let call = std::mem::replace(e, var(t, e.ty, span));
+                pre.push(stmt(StmtKind::Declare(t, Some(call)), span));
+            }
+            ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) if self.has_effects(b) => {
+                let and = *op == BinOp::And;
+                self.expr(a, pre);
+                let t = self.temp(TypeTable::BOOL, span);
+                pre.push(stmt(StmtKind::Declare(t, Some(take(a))), span));
+                let mut when = Vec::new();
+                self.expr(b, &mut when);
+                when.push(stmt(
+                    StmtKind::Assign(var(t, TypeTable::BOOL, span), take(b)),
+                    span,
+                ));
+                let mut cond = var(t, TypeTable::BOOL, span);
+                if !and {
+                    cond = Expr {
+                        ty: TypeTable::BOOL,
+                        kind: ExprKind::Unary(UnOp::Not, Box::new(cond)),
+                        span,
+                    };
+                }
+                pre.push(stmt(StmtKind::If(cond, when, Vec::new()), span));
+                *e = var(t, TypeTable::BOOL, span);
+            }
+            ExprKind::Ternary(c, x, y) if self.has_effects(x) || self.has_effects(y) => {
+                self.expr(c, pre);
+                let t = self.temp(e.ty, span);
+                let mut branches = [Vec::new(), Vec::new()];
+                for (branch, value) in branches.iter_mut().zip([x, y]) {
+                    self.expr(value, branch);
+                    branch.push(stmt(
+                        StmtKind::Assign(var(t, e.ty, span), take(value)),
+                        span,
+                    ));
+                }
+                let [when, otherwise] = branches;
+                pre.push(stmt(StmtKind::Declare(t, None), span));
+                pre.push(stmt(StmtKind::If(take(c), when, otherwise), span));
+                *e = var(t, e.ty, span);
+            }
+            // Operands of an operator or a list are values: copyable.
+            ExprKind::Binary(..) | ExprKind::List(_) => {
+                let ops = children(e).into_iter().map(|c| (c, true)).collect();
+                self.operands(ops, pre);
+            }
+            _ => {
+                for child in children(e) {
+                    self.expr(child, pre);
+                }
+            }
+        }
+    }
+
+    /// A call whose value the compiler cannot compute inside an
+    /// expression: a function, or an extern returning a value (not
+    /// `packet_in`'s `lookahead` and `length`).
+    fn is_value_call(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Call(Callee::Function(_) | Callee::ExternFunction { .. }, _) => true,
+            ExprKind::Call(Callee::ExternMethod { receiver, .. }, _) => {
+                !is_packet_in(self.types, receiver.ty)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether `e` holds a call to move out.
+    fn has_calls(&self, e: &Expr) -> bool {
+        self.is_value_call(e)
+            || match &e.kind {
+                ExprKind::Binary(BinOp::And | BinOp::Or, _, b) if self.has_effects(b) => true,
+                ExprKind::Ternary(_, x, y) if self.has_effects(x) || self.has_effects(y) => true,
+                _ => children_ref(e).iter().any(|c| self.has_calls(c)),
+            }
+    }
+
+    /// Whether evaluating `e` does more than read: a call, or a table apply.
+    fn has_effects(&self, e: &Expr) -> bool {
+        matches!(
+            e.kind,
+            ExprKind::TableHit(_) | ExprKind::TableMiss(_) | ExprKind::ActionRun(_)
+        ) || self.is_value_call(e)
+            || children_ref(e).iter().any(|c| self.has_effects(c))
+    }
+
+    fn stmt_has_calls(&self, s: &Stmt) -> bool {
+        let any = |stmts: &[Stmt]| stmts.iter().any(|s| self.stmt_has_calls(s));
+        match &s.kind {
+            StmtKind::Assign(_, e) | StmtKind::Declare(_, Some(e)) | StmtKind::Call(e) => {
+                match &e.kind {
+                    ExprKind::Call(_, args) => args.iter().flatten().any(|a| self.has_calls(a)),
+                    _ => self.has_calls(e),
+                }
+            }
+            StmtKind::Return(Some(e)) => self.has_calls(e),
+            StmtKind::If(c, a, b) => self.has_calls(c) || any(a) || any(b),
+            StmtKind::Block(b) => any(b),
+            StmtKind::Switch(subject, cases) => {
+                self.has_calls(subject) || cases.iter().any(|c| any(&c.body))
+            }
+            StmtKind::For {
+                init, update, body, ..
+            } => any(init) || any(update) || any(body),
+            StmtKind::ForIn { body, .. } => any(body),
+            _ => false,
+        }
+    }
+
+    /// A new local of type `ty`.
+    fn temp(&mut self, ty: TyId, span: Span) -> VarId {
+        let id = VarId(self.vars.len() as u32);
+        self.vars.push(ir::Var {
+            name: format!("$value{}", id.0),
+            ty,
+            kind: VarKind::Local,
+            span,
+        });
+        id
+    }
+}
+
+fn var(v: VarId, ty: TyId, span: Span) -> Expr {
+    Expr {
+        ty,
+        kind: ExprKind::Var(v),
+        span,
+    }
+}
+
+fn stmt(kind: StmtKind, span: Span) -> Stmt {
+    Stmt { kind, span }
+}
+
+/// Moves an expression out, leaving a placeholder.
+fn take(e: &mut Expr) -> Expr {
+    let placeholder = Expr {
+        ty: e.ty,
+        kind: ExprKind::DontCare,
+        span: e.span,
+    };
+    std::mem::replace(e, placeholder)
+}
