@@ -624,6 +624,9 @@ pub struct Compiler<'a> {
     pub vars: HashMap<ir::VarId, u32>,
     /// The runtime slot of each table this frame applies.
     pub tables: HashMap<ir::TableId, u32>,
+    /// The runtime slot of each value set this frame's parser selects on
+    /// (value sets are kept as tables whose entries are the members).
+    pub value_sets: HashMap<ir::ValueSetId, u32>,
     /// The architecture's extern ids; without one, extern calls do not compile.
     pub externs: Option<&'a dyn crate::externs::ExternResolver>,
     /// While compiling a function body: where `return e` puts its value.
@@ -641,6 +644,26 @@ pub struct InstanceCtx<'a> {
     pub path: String,
     /// Table slots by (instance path, table).
     pub table_slots: &'a HashMap<(String, ir::TableId), u32>,
+    /// Value-set slots by (instance path, value set).
+    pub value_set_slots: &'a HashMap<(String, ir::ValueSetId), u32>,
+}
+
+impl InstanceCtx<'_> {
+    /// Points `c` at the tables and value sets of the instance at `path`.
+    pub fn bind_slots(&self, c: &mut Compiler<'_>, path: &str) {
+        c.tables = self
+            .table_slots
+            .iter()
+            .filter(|((p, _), _)| p == path)
+            .map(|((_, t), s)| (*t, *s))
+            .collect();
+        c.value_sets = self
+            .value_set_slots
+            .iter()
+            .filter(|((p, _), _)| p == path)
+            .map(|((_, v), s)| (*v, *s))
+            .collect();
+    }
 }
 
 impl<'a> Compiler<'a> {
@@ -650,6 +673,7 @@ impl<'a> Compiler<'a> {
             layouts: Layouts::new(&program.types),
             vars,
             tables: HashMap::new(),
+            value_sets: HashMap::new(),
             externs: None,
             return_place: None,
             instances: None,

@@ -967,12 +967,7 @@ fn nested_apply(
     vars.extend(frame.vars.iter().map(|(v, off)| (*v, frame.base + off)));
     let mut child = Compiler::new(program, vars);
     child.externs = c.externs;
-    child.tables = ctx
-        .table_slots
-        .iter()
-        .filter(|((p, _), _)| *p == path)
-        .map(|((_, t), s)| (*t, *s))
-        .collect();
+    ctx.bind_slots(&mut child, &path);
     child.instances = Some(crate::eval::InstanceCtx {
         path: path.clone(),
         ..ctx

@@ -27,14 +27,12 @@ pub enum KeyMatch {
         lo: Bits,
         hi: Bits,
     },
-    /// A `value_set`: filled by the control plane; matched by the caller.
-    ValueSet(ir::ValueSetId),
 }
 
 impl KeyMatch {
     fn matches(&self, key: &Bits) -> bool {
         match self {
-            KeyMatch::Any | KeyMatch::ValueSet(_) => matches!(self, KeyMatch::Any),
+            KeyMatch::Any => true,
             KeyMatch::Exact(v) => key == v,
             KeyMatch::Masked { value, mask } => key.and(mask) == value.and(mask),
             KeyMatch::Range { lo, hi } => {
@@ -47,6 +45,10 @@ impl KeyMatch {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Case {
     pub keys: Vec<KeyMatch>,
+    /// A `value_set` keyset: the slot of the table that holds its members
+    /// (the case matches when one member matches every key); `keys` is
+    /// then unused.
+    pub value_set: Option<u32>,
     pub next: u32,
 }
 
@@ -99,8 +101,19 @@ pub fn compile_parser(
                 let cases = cases
                     .iter()
                     .map(|case| {
+                        let value_set = match &case.keyset.kind {
+                            ExprKind::ValueSet(id) => Some(c.value_sets.get(id).copied().ok_or(
+                                CompileError::Unsupported("a value set without a runtime slot"),
+                            )?),
+                            _ => None,
+                        };
+                        let keys = match value_set {
+                            Some(_) => Vec::new(),
+                            None => keyset(c, &case.keyset, &key_tys)?,
+                        };
                         Ok(Case {
-                            keys: keyset(c, &case.keyset, &key_tys)?,
+                            keys,
+                            value_set,
                             next: case.next,
                         })
                     })
@@ -133,7 +146,6 @@ fn keyset(c: &Compiler<'_>, e: &ir::Expr, key_tys: &[TyId]) -> Result<Vec<KeyMat
             .collect(),
         ExprKind::Default | ExprKind::DontCare => Ok(vec![KeyMatch::Any; key_tys.len()]),
         _ if key_tys.len() == 1 => Ok(vec![simple_keyset(c, e, key_tys[0])?]),
-        ExprKind::ValueSet(id) => Ok(vec![KeyMatch::ValueSet(*id); key_tys.len()]),
         _ => Err(CompileError::Unsupported("this select keyset")),
     }
 }
@@ -157,7 +169,6 @@ fn simple_keyset(c: &Compiler<'_>, e: &ir::Expr, key_ty: TyId) -> Result<KeyMatc
             lo: value(lo)?,
             hi: value(hi)?,
         },
-        ExprKind::ValueSet(id) => KeyMatch::ValueSet(*id),
         _ => KeyMatch::Exact(value(e)?),
     })
 }
@@ -182,10 +193,16 @@ pub fn run_parser(p: &CompiledParser, env: &mut Env<'_>) -> Outcome {
         let next = match &s.next {
             Next::Direct(n) => *n,
             Next::Select { keys, cases } => {
-                let chosen = crate::exec::with_values(keys, env, |_, values| {
+                let chosen = crate::exec::with_values(keys, env, |env, values| {
                     cases
                         .iter()
-                        .find(|c| c.keys.iter().zip(values).all(|(m, v)| m.matches(v)))
+                        .find(|c| match c.value_set {
+                            Some(slot) => env
+                                .tables
+                                .get(slot as usize)
+                                .is_some_and(|t| t.lookup_index(values).is_some()),
+                            None => c.keys.iter().zip(values).all(|(m, v)| m.matches(v)),
+                        })
                         .map(|c| c.next)
                 });
                 match chosen {

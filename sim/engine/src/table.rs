@@ -342,6 +342,35 @@ impl TableState {
         Ok(table)
     }
 
+    /// The members of a parser `value_set<T>(size)`, kept as a table: one
+    /// ternary key per field of `T` (or one for a scalar `T`), so members
+    /// may be values or value/mask pairs; a select case on the set matches
+    /// when a member matches every key.
+    pub fn for_value_set(
+        p: &janus_p4::ir::Program,
+        vs: &janus_p4::ir::ValueSet,
+    ) -> Result<TableState, crate::eval::CompileError> {
+        use crate::eval::{CompileError, scalar_shape};
+        let fields: Vec<janus_p4::types::TyId> = match p.types.struct_info(vs.elem) {
+            Some(info) => info.fields.iter().map(|f| f.ty).collect(),
+            None => vec![vs.elem],
+        };
+        let keys = fields
+            .into_iter()
+            .map(|ty| {
+                let (width, signed) = scalar_shape(&p.types, ty).ok_or(
+                    CompileError::Unsupported("a value set of nested composites"),
+                )?;
+                Ok(KeySpec {
+                    kind: MatchKind::Ternary,
+                    width,
+                    signed,
+                })
+            })
+            .collect::<Result<Vec<_>, CompileError>>()?;
+        Ok(TableState::new(keys, vs.size as usize))
+    }
+
     /// Number of entries.
     pub fn len(&self) -> usize {
         self.live

@@ -52,6 +52,14 @@ pub struct TableInfo {
     pub actions: Vec<ActionInfo>,
 }
 
+/// A parser value set: its control-plane name and the slot of the table
+/// holding its members (see [`V1Switch::value_set_mut`]).
+#[derive(Clone, Debug)]
+pub struct ValueSetInfo {
+    pub name: String,
+    pub slot: usize,
+}
+
 #[derive(Clone, Debug)]
 pub struct KeyInfo {
     /// The key's name (`hdr.ipv4.dstAddr` or its `@name`).
@@ -120,6 +128,7 @@ pub struct V1Switch {
     deparser: Vec<Op>,
     tables: Vec<TableState>,
     infos: Vec<TableInfo>,
+    value_sets: Vec<ValueSetInfo>,
     results: Vec<ApplyResult>,
     externs: V1Externs,
     std: StdMeta,
@@ -205,7 +214,8 @@ impl V1Switch {
         let mut tables = Vec::new();
         let mut infos = Vec::new();
         let mut slots: HashMap<(String, ir::TableId), u32> = HashMap::new();
-        for (b, path) in program.instance_paths() {
+        let paths = program.instance_paths();
+        for (b, path) in &paths {
             for &t in &program.blocks[b.0 as usize].tables {
                 let table = &program.tables[t.0 as usize];
                 let state =
@@ -214,7 +224,27 @@ impl V1Switch {
                         error,
                     })?;
                 slots.insert((path.clone(), t), tables.len() as u32);
-                infos.push(table_info(&program, table, b, &path));
+                infos.push(table_info(&program, table, *b, path));
+                tables.push(state);
+            }
+        }
+        // Value sets after the tables, so that table slots match `infos`.
+        let mut value_set_slots = HashMap::new();
+        let mut value_sets = Vec::new();
+        for (b, path) in &paths {
+            for &v in &program.blocks[b.0 as usize].value_sets {
+                let vs = &program.value_sets[v.0 as usize];
+                let state = TableState::for_value_set(&program, vs).map_err(|error| {
+                    LoadError::Compile {
+                        block: path.clone(),
+                        error,
+                    }
+                })?;
+                value_set_slots.insert((path.clone(), v), tables.len() as u32);
+                value_sets.push(ValueSetInfo {
+                    name: vs.cp_name.under(path),
+                    slot: tables.len(),
+                });
                 tables.push(state);
             }
         }
@@ -235,17 +265,15 @@ impl V1Switch {
                 }
             }
             let mut c = Compiler::new(&program, vars);
-            c.tables = slots
-                .iter()
-                .filter(|((p, _), _)| p == path)
-                .map(|((_, t), s)| (*t, *s))
-                .collect();
-            c.externs = Some(&externs);
-            c.instances = Some(janus_engine::eval::InstanceCtx {
+            let ctx = janus_engine::eval::InstanceCtx {
                 plan: &plan,
                 path: path.clone(),
                 table_slots: &slots,
-            });
+                value_set_slots: &value_set_slots,
+            };
+            ctx.bind_slots(&mut c, path);
+            c.externs = Some(&externs);
+            c.instances = Some(ctx);
             let err = |error| LoadError::Compile {
                 block: path.clone(),
                 error,
@@ -271,6 +299,7 @@ impl V1Switch {
             deparser,
             tables,
             infos,
+            value_sets,
             results,
             externs,
             std,
@@ -297,6 +326,18 @@ impl V1Switch {
 
     pub fn program(&self) -> &ir::Program {
         &self.program
+    }
+
+    /// The parser value sets.
+    pub fn value_sets(&self) -> &[ValueSetInfo] {
+        &self.value_sets
+    }
+
+    /// The members of the value set named `name`, as a table with one
+    /// ternary key per field (add members with [`TableState::insert`]).
+    pub fn value_set_mut(&mut self, name: &str) -> Option<&mut TableState> {
+        let slot = self.value_sets.iter().find(|v| v.name == name)?.slot;
+        self.tables.get_mut(slot)
     }
 
     /// The tables, by slot.
