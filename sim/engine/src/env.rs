@@ -12,6 +12,9 @@ pub struct ApplyResult {
 pub struct Env<'a> {
     /// Table contents, by table slot (see [`crate::eval::Compiler::tables`]).
     pub tables: &'a [crate::table::TableState],
+    /// Action profiles and selectors, by the slot tables name in
+    /// [`crate::table::TableState::profile`].
+    pub profiles: &'a [crate::profile::ActionProfile],
     /// The result of each table's last apply, by table slot (a buffer the
     /// pipeline owns and reuses).
     pub results: &'a mut [ApplyResult],
@@ -39,6 +42,7 @@ impl<'a> Env<'a> {
     pub fn new(arena: &'a mut [u8]) -> Env<'a> {
         Env {
             tables: &[],
+            profiles: &[],
             results: &mut [],
             arena,
             input: &[],
@@ -55,6 +59,7 @@ impl<'a> Env<'a> {
     pub fn parsing(arena: &'a mut [u8], input: &'a [u8]) -> Env<'a> {
         Env {
             tables: &[],
+            profiles: &[],
             results: &mut [],
             arena,
             input,
@@ -72,6 +77,7 @@ impl<'a> Env<'a> {
         output.clear();
         Env {
             tables: &[],
+            profiles: &[],
             results: &mut [],
             arena,
             input: &[],
@@ -93,6 +99,12 @@ impl<'a> Env<'a> {
     ) -> Env<'a> {
         self.tables = tables;
         self.results = results;
+        self
+    }
+
+    /// Gives the environment the action profiles the tables point into.
+    pub fn with_profiles(mut self, profiles: &'a [crate::profile::ActionProfile]) -> Env<'a> {
+        self.profiles = profiles;
         self
     }
 

@@ -189,6 +189,8 @@ pub enum Op {
         /// The table's name, for traces.
         name: Box<str>,
         keys: Vec<Node>,
+        /// The `selector` keys, hashed to pick a member of a group.
+        selector_keys: Vec<Node>,
         actions: Vec<ActionImpl>,
     },
 }
@@ -1075,11 +1077,15 @@ fn apply_table(c: &mut Compiler<'_>, t: ir::TableId) -> Result<Op, CompileError>
         .get(&t)
         .ok_or(CompileError::Unsupported("a table without a runtime slot"))?;
     let table = &c.program.tables[t.0 as usize];
-    let keys = table
-        .keys
-        .iter()
-        .map(|k| c.node(&k.expr))
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut keys = Vec::with_capacity(table.keys.len());
+    let mut selector_keys = Vec::new();
+    for k in &table.keys {
+        let node = c.node(&k.expr)?;
+        match k.match_kind.as_str() {
+            "selector" => selector_keys.push(node),
+            _ => keys.push(node),
+        }
+    }
     let mut actions = Vec::with_capacity(table.actions.len());
     for call in &table.actions {
         let action = &c.program.actions[call.action.0 as usize];
@@ -1119,6 +1125,7 @@ fn apply_table(c: &mut Compiler<'_>, t: ir::TableId) -> Result<Op, CompileError>
         slot,
         name: table.name.as_str().into(),
         keys,
+        selector_keys,
         actions,
     })
 }
@@ -1332,8 +1339,9 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
             slot,
             name,
             keys,
+            selector_keys,
             actions,
-        } => return apply(env, *slot, name, keys, actions),
+        } => return apply(env, *slot, name, keys, selector_keys, actions),
         Op::SubParser {
             copy_in,
             parser,
@@ -1366,9 +1374,18 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
 const INLINE_KEYS: usize = 8;
 
 /// Runs `t.apply()`: the entry's action with its arguments, or the default.
-fn apply(env: &mut Env<'_>, slot: u32, name: &str, keys: &[Node], actions: &[ActionImpl]) -> Flow {
+fn apply(
+    env: &mut Env<'_>,
+    slot: u32,
+    name: &str,
+    keys: &[Node],
+    selector_keys: &[Node],
+    actions: &[ActionImpl],
+) -> Flow {
     with_values(keys, env, |env, key| {
-        apply_key(env, slot, name, key, actions)
+        with_values(selector_keys, env, |env, selector| {
+            apply_key(env, slot, name, (key, selector), actions)
+        })
     })
 }
 
@@ -1391,24 +1408,37 @@ pub(crate) fn with_values<R>(
     }
 }
 
+/// Looks `key` up in the table at `slot` and runs the chosen action; for
+/// an entry pointing into an action profile, the member (or the member of
+/// the group that a hash of the `selector` values picks) gives the action;
+/// an empty or missing group counts as a miss.
 fn apply_key(
     env: &mut Env<'_>,
     slot: u32,
     name: &str,
-    key: &[Bits],
+    (key, selector): (&[Bits], &[Bits]),
     actions: &[ActionImpl],
 ) -> Flow {
-    let tables = env.tables;
+    let (tables, profiles) = (env.tables, env.profiles);
     let Some(table) = tables.get(slot as usize) else {
         return Flow::Continue;
     };
-    let found = table
-        .lookup_index(key)
-        .and_then(|i| Some((i, table.entry(i)?)));
+    let found = table.lookup_index(key).and_then(|i| {
+        let e = table.entry(i)?;
+        let chosen = match table.target(i) {
+            None => (e.action, &e.args),
+            Some(target) => {
+                let profile = profiles.get(table.profile? as usize)?;
+                let m = profile.resolve(target, selector)?;
+                (m.action, &m.args)
+            }
+        };
+        Some((i, chosen))
+    });
     let (hit, chosen) = match found {
-        Some((i, e)) => {
+        Some((i, chosen)) => {
             table.count_hit(i, env.packet_bytes);
-            (true, Some((e.action, &e.args)))
+            (true, Some(chosen))
         }
         None => (false, table.default.as_ref().map(|(a, args)| (*a, args))),
     };

@@ -9,6 +9,7 @@ pub mod layout;
 pub mod lower;
 pub mod parser;
 pub mod plan;
+pub mod profile;
 pub mod table;
 pub mod value;
 

@@ -122,7 +122,15 @@ impl Lowerer<'_> {
     /// Lowers the expressions of `s`, appending what must run first to `pre`.
     fn stmt(&mut self, s: &mut Stmt, pre: &mut Vec<Stmt>) {
         match &mut s.kind {
-            StmtKind::Assign(_, rhs) | StmtKind::Declare(_, Some(rhs)) => self.whole_call(rhs, pre),
+            StmtKind::Assign(lhs, rhs) => {
+                // The target is evaluated before the value.
+                if self.has_calls(rhs) {
+                    self.expr(lhs, pre);
+                    self.freeze_indexes(lhs, pre);
+                }
+                self.whole_call(rhs, pre);
+            }
+            StmtKind::Declare(_, Some(rhs)) => self.whole_call(rhs, pre),
             StmtKind::Call(call) => self.whole_call(call, pre),
             StmtKind::If(cond, a, b) => {
                 self.expr(cond, pre);
@@ -189,10 +197,11 @@ impl Lowerer<'_> {
         for (i, (e, copyable)) in ops.into_iter().enumerate() {
             let reads_state = !matches!(e.kind, ExprKind::Const(_));
             if i < last && copyable && reads_state && !self.has_calls(e) {
-                let (ty, span) = (e.ty, e.span);
-                let t = self.temp(ty, span);
-                let value = std::mem::replace(e, var(t, ty, span));
-                pre.push(stmt(StmtKind::Declare(t, Some(value)), span));
+                self.snapshot(e, pre);
+            } else if i < last && !copyable {
+                // An l-value: which element it names is fixed now.
+                self.expr(e, pre);
+                self.freeze_indexes(e, pre);
             } else {
                 self.expr(e, pre);
             }
@@ -278,6 +287,29 @@ impl Lowerer<'_> {
                 !is_packet_in(self.types, receiver.ty)
             }
             _ => false,
+        }
+    }
+
+    /// Replaces `e` by a new local holding its current value.
+    fn snapshot(&mut self, e: &mut Expr, pre: &mut Vec<Stmt>) {
+        let (ty, span) = (e.ty, e.span);
+        let t = self.temp(ty, span);
+        let value = std::mem::replace(e, var(t, ty, span));
+        pre.push(stmt(StmtKind::Declare(t, Some(value)), span));
+    }
+
+    /// Copies the run-time indexes of the l-value `e` into new locals, so
+    /// that later calls cannot move it to another element.
+    fn freeze_indexes(&mut self, e: &mut Expr, pre: &mut Vec<Stmt>) {
+        match &mut e.kind {
+            ExprKind::Index(base, index) => {
+                self.freeze_indexes(base, pre);
+                if !matches!(index.kind, ExprKind::Const(_)) {
+                    self.snapshot(index, pre);
+                }
+            }
+            ExprKind::Field(base, _) | ExprKind::Slice(base, ..) => self.freeze_indexes(base, pre),
+            _ => {}
         }
     }
 

@@ -188,6 +188,13 @@ pub struct TableState {
     pub keys: Vec<KeySpec>,
     /// Whether a direct counter counts each entry's hits (packets, bytes).
     pub direct_counter: bool,
+    /// The action profile or selector the table's entries may point into
+    /// (a slot of [`crate::env::Env::profiles`]), for tables with an
+    /// `implementation`.
+    pub profile: Option<u32>,
+    /// What each entry points to in the profile; `None` for an entry
+    /// holding its own action.
+    targets: Vec<Option<crate::profile::Target>>,
     /// Hits of each entry, by entry index (kept while the table is shared
     /// read-only with a running packet).
     counts: Vec<std::cell::Cell<(u64, u64)>>,
@@ -228,6 +235,8 @@ impl TableState {
         });
         TableState {
             keys,
+            profile: None,
+            targets: Vec::new(),
             by_key: HashMap::default(),
             free: Vec::new(),
             live: 0,
@@ -475,6 +484,45 @@ impl TableState {
     /// Adds an entry. Exact-match tables refuse a second entry with the
     /// same key; other tables refuse an identical key and priority.
     pub fn insert(&mut self, e: Entry) -> Result<(), TableError> {
+        self.insert_slot(e).map(|_| ())
+    }
+
+    /// Adds an entry pointing to a member or group of the table's profile.
+    pub fn insert_indirect(
+        &mut self,
+        key: Vec<FieldMatch>,
+        priority: i64,
+        target: crate::profile::Target,
+    ) -> Result<(), TableError> {
+        let e = Entry {
+            key,
+            priority,
+            action: usize::MAX,
+            args: Vec::new(),
+        };
+        let slot = self.insert_slot(e)?;
+        self.targets[slot as usize] = Some(target);
+        Ok(())
+    }
+
+    /// Points the entry with this key at another member or group.
+    pub fn modify_indirect(
+        &mut self,
+        key: &[FieldMatch],
+        priority: i64,
+        target: crate::profile::Target,
+    ) -> Result<(), TableError> {
+        let idx = self.find(key, priority).ok_or(TableError::NotFound)?;
+        self.targets[idx] = Some(target);
+        Ok(())
+    }
+
+    /// The member or group entry `index` points to, if it is indirect.
+    pub fn target(&self, index: u32) -> Option<crate::profile::Target> {
+        self.targets.get(index as usize).copied().flatten()
+    }
+
+    fn insert_slot(&mut self, e: Entry) -> Result<u32, TableError> {
         if e.key.len() != self.keys.len() {
             return Err(TableError::KeyCount {
                 got: e.key.len(),
@@ -507,6 +555,7 @@ impl TableState {
             Some(idx) => {
                 self.entries[idx as usize] = Some(e);
                 self.masked[idx as usize] = masked.clone();
+                self.targets[idx as usize] = None;
                 self.counts[idx as usize] = Default::default();
                 self.order[idx as usize] = order;
                 idx
@@ -514,6 +563,7 @@ impl TableState {
             None => {
                 self.entries.push(Some(e));
                 self.masked.push(masked.clone());
+                self.targets.push(None);
                 self.counts.push(Default::default());
                 self.order.push(order);
                 (self.entries.len() - 1) as u32
@@ -526,7 +576,7 @@ impl TableState {
             let order = &self.order;
             self.ranges
                 .sort_by(|&a, &b| precedence(order[a as usize], order[b as usize]));
-            return Ok(());
+            return Ok(idx);
         }
         let hash = self.hash_masked(masked.iter());
         let g = match self.groups.iter().position(|g| g.masks == masks) {
@@ -547,7 +597,7 @@ impl TableState {
         bucket.push(idx);
         bucket.sort_by(|&a, &b| precedence(order[a as usize], order[b as usize]));
         self.groups.sort_by_key(|g| std::cmp::Reverse(g.best));
-        Ok(())
+        Ok(idx)
     }
 
     /// The index of the entry with exactly this key (and priority).

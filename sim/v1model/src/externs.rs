@@ -635,6 +635,18 @@ impl V1Externs {
     }
 }
 
+/// The hash an `action_selector` declared with `algo` (a `HashAlgorithm`
+/// member) uses to pick a member of a group.
+pub(crate) fn selector_hash(algo: u64) -> janus_engine::profile::SelectorHash {
+    match algo {
+        CRC32 => |b| crc32(b),
+        CSUM16 => |b| csum16(b),
+        IDENTITY => |b| compute(IDENTITY, b, b.len() * 8, 64),
+        XOR16 => |b| compute(XOR16, b, b.len() * 8, 64),
+        _ => |b| crc16(b),
+    }
+}
+
 /// bmv2's hash and checksum algorithms over the first `bits` bits of `data`.
 fn compute(algo: u64, data: &[u8], bits: usize, out_width: u32) -> u64 {
     let bytes = &data[..bits.div_ceil(8)];

@@ -52,6 +52,14 @@ pub struct TableInfo {
     pub actions: Vec<ActionInfo>,
 }
 
+/// An action profile or selector: its control-plane name and the slots of
+/// the tables whose entries point into it (see [`V1Switch::profile_mut`]).
+#[derive(Clone, Debug)]
+pub struct ProfileInfo {
+    pub name: String,
+    pub tables: Vec<usize>,
+}
+
 /// A parser value set: its control-plane name and the slot of the table
 /// holding its members (see [`V1Switch::value_set_mut`]).
 #[derive(Clone, Debug)]
@@ -128,6 +136,8 @@ pub struct V1Switch {
     deparser: Vec<Op>,
     tables: Vec<TableState>,
     infos: Vec<TableInfo>,
+    profiles: Vec<janus_engine::profile::ActionProfile>,
+    profile_infos: Vec<ProfileInfo>,
     value_sets: Vec<ValueSetInfo>,
     results: Vec<ApplyResult>,
     externs: V1Externs,
@@ -228,6 +238,35 @@ impl V1Switch {
                 tables.push(state);
             }
         }
+        // Action profiles and selectors, one per instance per block path.
+        let mut profiles: Vec<janus_engine::profile::ActionProfile> = Vec::new();
+        let mut profile_infos: Vec<ProfileInfo> = Vec::new();
+        let mut by_slot: Vec<(&(String, ir::TableId), &u32)> = slots.iter().collect();
+        by_slot.sort_by_key(|(_, slot)| **slot);
+        for ((path, t), &slot) in by_slot {
+            let Some(inst) = program.tables[t.0 as usize].implementation else {
+                continue;
+            };
+            let name = program.instances[inst.0 as usize].cp_name.under(path);
+            let at = match profile_infos.iter().position(|p| p.name == name) {
+                Some(at) => at,
+                None => {
+                    profiles.push(action_profile(&program, inst).ok_or_else(|| {
+                        LoadError::Compile {
+                            block: path.clone(),
+                            error: CompileError::Unsupported("this table implementation"),
+                        }
+                    })?);
+                    profile_infos.push(ProfileInfo {
+                        name,
+                        tables: Vec::new(),
+                    });
+                    profiles.len() - 1
+                }
+            };
+            profile_infos[at].tables.push(slot as usize);
+            tables[slot as usize].profile = Some(at as u32);
+        }
         // Value sets after the tables, so that table slots match `infos`.
         let mut value_set_slots = HashMap::new();
         let mut value_sets = Vec::new();
@@ -299,6 +338,8 @@ impl V1Switch {
             deparser,
             tables,
             infos,
+            profiles,
+            profile_infos,
             value_sets,
             results,
             externs,
@@ -326,6 +367,17 @@ impl V1Switch {
 
     pub fn program(&self) -> &ir::Program {
         &self.program
+    }
+
+    /// The action profiles and selectors.
+    pub fn profiles(&self) -> &[ProfileInfo] {
+        &self.profile_infos
+    }
+
+    /// The members and groups of the profile named `name`.
+    pub fn profile_mut(&mut self, name: &str) -> Option<&mut janus_engine::profile::ActionProfile> {
+        let at = self.profile_infos.iter().position(|p| p.name == name)?;
+        self.profiles.get_mut(at)
     }
 
     /// The parser value sets.
@@ -530,6 +582,29 @@ pub(crate) enum Block {
     Ingress,
     Egress,
     Compute,
+}
+
+/// The empty profile an `action_profile(size)` or
+/// `action_selector(algorithm, size, output_width)` instance declares.
+fn action_profile(
+    p: &ir::Program,
+    inst: ir::InstanceId,
+) -> Option<janus_engine::profile::ActionProfile> {
+    let inst = &p.instances[inst.0 as usize];
+    let arg = |i: usize| match inst.args.get(i).map(|a| &a.kind) {
+        Some(ir::ExprKind::Const(ir::Value::Int(n))) => u64::try_from(n).ok(),
+        Some(ir::ExprKind::Const(ir::Value::Enum(e))) => Some(u64::from(*e)),
+        _ => None,
+    };
+    let (size, selector) = match &inst.of {
+        InstanceOf::Extern { name } if name == "action_profile" => (arg(0)?, None),
+        InstanceOf::Extern { name } if name == "action_selector" => {
+            (arg(1)?, Some(externs::selector_hash(arg(0)?)))
+        }
+        _ => return None,
+    };
+    let size = usize::try_from(size).unwrap_or(usize::MAX);
+    Some(janus_engine::profile::ActionProfile::new(size, selector))
 }
 
 fn std_meta(

@@ -288,6 +288,7 @@ impl V1Switch {
     fn parse(&mut self, packet: &[u8]) -> usize {
         let mut env = Env::parsing(&mut self.arena, packet)
             .with_tables(&self.tables, &mut self.results)
+            .with_profiles(&self.profiles)
             .with_externs(&mut self.externs)
             .with_trace(self.trace);
         let outcome = run_parser(&self.parser, &mut env);
@@ -316,6 +317,7 @@ impl V1Switch {
         env.packet_bytes = packet_bytes;
         let mut env = env
             .with_tables(&self.tables, &mut self.results)
+            .with_profiles(&self.profiles)
             .with_externs(&mut self.externs)
             .with_trace(self.trace);
         run(ops, &mut env);
@@ -325,6 +327,7 @@ impl V1Switch {
     fn deparse(&mut self, payload: &[u8]) -> Vec<u8> {
         let mut env = Env::deparsing(&mut self.arena, &mut self.output)
             .with_tables(&self.tables, &mut self.results)
+            .with_profiles(&self.profiles)
             .with_externs(&mut self.externs)
             .with_trace(self.trace);
         run(&self.deparser, &mut env);

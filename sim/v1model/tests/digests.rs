@@ -3,6 +3,8 @@
 
 use janus_v1model::{MAX_PENDING_DIGESTS, V1Switch};
 
+mod common;
+
 const PROGRAM: &str = r#"
 #include <core.p4>
 #include <v1model.p4>
@@ -27,9 +29,7 @@ V1Switch(P(), V(), I(), E(), C(), D()) main;
 "#;
 
 fn load() -> V1Switch {
-    let c = janus_p4::driver::compile_source("learn.p4", PROGRAM.into(), &Default::default());
-    assert!(!c.has_errors(), "{}", c.render(false));
-    V1Switch::load(c.ir.expect("ir")).expect("loads")
+    common::load("learn.p4", PROGRAM)
 }
 
 fn frame(src_last: u8) -> Vec<u8> {

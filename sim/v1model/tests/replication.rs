@@ -3,6 +3,8 @@
 
 use janus_v1model::V1Switch;
 
+mod common;
+
 const PROGRAM: &str = r#"
 #include <core.p4>
 #include <v1model.p4>
@@ -25,10 +27,7 @@ V1Switch(P(), V(), I(), E(), C(), D()) main;
 "#;
 
 fn load(limit: u32) -> V1Switch {
-    let source = format!("#define LIMIT {limit}\n{PROGRAM}");
-    let c = janus_p4::driver::compile_source("recirc.p4", source, &Default::default());
-    assert!(!c.has_errors(), "{}", c.render(false));
-    V1Switch::load(c.ir.expect("ir")).expect("loads")
+    common::load("recirc.p4", &format!("#define LIMIT {limit}\n{PROGRAM}"))
 }
 
 #[test]

@@ -6,6 +6,8 @@ use janus_engine::table::{Entry, FieldMatch};
 use janus_engine::value::Bits;
 use janus_v1model::V1Switch;
 
+mod common;
+
 const PROGRAM: &str = r#"
 #include <core.p4>
 #include <v1model.p4>
@@ -50,9 +52,7 @@ V1Switch(P(), V(), I(), E(), C(), D()) main;
 "#;
 
 fn load() -> V1Switch {
-    let c = janus_p4::driver::compile_source("pvs.p4", PROGRAM.into(), &Default::default());
-    assert!(!c.has_errors(), "{}", c.render(false));
-    V1Switch::load(c.ir.expect("ir")).expect("loads")
+    common::load("pvs.p4", PROGRAM)
 }
 
 fn member(fields: &[(u32, u64, u64)]) -> Entry {
@@ -70,20 +70,13 @@ fn member(fields: &[(u32, u64, u64)]) -> Entry {
     }
 }
 
-/// The (port, bytes) of the one copy `packet` makes.
-fn run(sw: &mut V1Switch, packet: &[u8]) -> (u32, Vec<u8>) {
-    let out = sw.process(1, packet);
-    assert_eq!(out.len(), 1, "{out:?}");
-    out.into_iter().next().expect("one copy")
-}
-
 #[test]
 fn select_cases_match_the_members_of_value_sets() {
     let mut sw = load();
     let names: Vec<&str> = sw.value_sets().iter().map(|v| v.name.as_str()).collect();
     assert_eq!(names, ["P.tagged_types", "P.marked"]);
     // No members: nothing matches, the tag is payload.
-    assert_eq!(run(&mut sw, &[0x81, 0x00, 0x01, 0x00]).0, 2);
+    assert_eq!(common::one_copy(&mut sw, &[0x81, 0x00, 0x01, 0x00]).0, 2);
 
     let tagged = sw.value_set_mut("P.tagged_types").expect("value set");
     tagged
@@ -93,9 +86,9 @@ fn select_cases_match_the_members_of_value_sets() {
     tagged
         .insert(member(&[(16, 0x9a00, 0xff00)]))
         .expect("member");
-    assert_eq!(run(&mut sw, &[0x81, 0x00, 0x01, 0x00]).0, 3);
-    assert_eq!(run(&mut sw, &[0x9a, 0x42, 0x01, 0x00]).0, 3);
-    assert_eq!(run(&mut sw, &[0x81, 0x01, 0x01, 0x00]).0, 2);
+    assert_eq!(common::one_copy(&mut sw, &[0x81, 0x00, 0x01, 0x00]).0, 3);
+    assert_eq!(common::one_copy(&mut sw, &[0x9a, 0x42, 0x01, 0x00]).0, 3);
+    assert_eq!(common::one_copy(&mut sw, &[0x81, 0x01, 0x01, 0x00]).0, 2);
 
     // A struct element: one key per field, all must match.
     let marked = sw.value_set_mut("P.marked").expect("value set");
@@ -103,11 +96,11 @@ fn select_cases_match_the_members_of_value_sets() {
         .insert(member(&[(16, 0x8100, 0xffff), (8, 7, 0xff)]))
         .expect("member");
     assert_eq!(
-        run(&mut sw, &[0x81, 0x00, 0x07, 0x00]),
+        common::one_copy(&mut sw, &[0x81, 0x00, 0x07, 0x00]),
         (3, vec![0x81, 0x00, 0x07, 0xee])
     );
     assert_eq!(
-        run(&mut sw, &[0x9a, 0x00, 0x07, 0x00]),
+        common::one_copy(&mut sw, &[0x9a, 0x00, 0x07, 0x00]),
         (3, vec![0x9a, 0x00, 0x07, 0x00])
     );
 }
