@@ -149,6 +149,13 @@ pub enum Op {
         next_index: Option<u32>,
         errors: ParserErrors,
     },
+    /// `h = packet.lookahead<H>()` for a header type `H`: the header's bits
+    /// at the cursor, which stays where it is; `h` becomes valid.
+    Peek {
+        header: Place,
+        shape: HeaderShape,
+        errors: ParserErrors,
+    },
     /// `packet.advance(bits)`.
     Advance {
         bits: Node,
@@ -323,6 +330,18 @@ fn assign(
         // `x = e.method(...)`: the architecture writes the result.
         let result = c.place(lhs)?;
         out.push(extern_call(c, callee, args, Some(result))?);
+        return Ok(());
+    }
+    if let ExprKind::Call(Callee::ExternMethod { receiver, name, .. }, _) = &rhs.kind
+        && name == "lookahead"
+        && is_packet_in(&c.program.types, receiver.ty)
+        && is_header(c, lhs.ty)?
+    {
+        out.push(Op::Peek {
+            header: c.place(lhs)?,
+            shape: header_shape(c, lhs.ty)?,
+            errors: ParserErrors::of(c.program),
+        });
         return Ok(());
     }
     if is_scalar(c, lhs.ty) {
@@ -1317,6 +1336,16 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
         } => {
             return extract(env, header, shape, varbit_len.as_ref(), *next_index, errors);
         }
+        Op::Peek {
+            header,
+            shape,
+            errors,
+        } => {
+            let cursor = env.cursor;
+            let flow = extract(env, header, shape, None, None, errors);
+            env.cursor = cursor;
+            return flow;
+        }
         Op::Advance { bits, too_short } => {
             let n = bits.eval(env).to_u64().unwrap_or(u64::MAX);
             if n > env.remaining_bits() as u64 {
@@ -1503,15 +1532,20 @@ fn extract(
     let base = at / 8;
     match (&shape.varbit, varbit_len) {
         (Some(v), Some(len)) => {
+            // The packet must hold the bits asked for (PacketTooShort)
+            // before the length is checked against the field's maximum
+            // (HeaderTooShort), as the P4_16 extract pseudo-code orders it.
             let len = len.eval(env).to_u64().unwrap_or(u64::MAX);
+            let (pre, max) = (v.at as usize, v.max as usize);
+            let post = shape.wire_bits as usize - pre - max;
+            let needed = usize::try_from(len).map_or(usize::MAX, |l| l.saturating_add(pre + post));
+            if needed > env.remaining_bits() {
+                return Flow::Reject(errors.packet_too_short);
+            }
             if len > v.max as u64 {
                 return Flow::Reject(errors.header_too_short);
             }
-            let (pre, len, max) = (v.at as usize, len as usize, v.max as usize);
-            let post = shape.wire_bits as usize - pre - max;
-            if pre + len + post > env.remaining_bits() {
-                return Flow::Reject(errors.packet_too_short);
-            }
+            let len = len as usize;
             let c = env.cursor;
             copy_bits(env.input, c, env.arena, at, pre);
             copy_bits(env.input, c + pre, env.arena, at + pre, len);
