@@ -6,6 +6,8 @@ pub struct ApplyResult {
     pub hit: bool,
     /// Index of the action that ran in the table's action list.
     pub action: u32,
+    /// The entry that matched (its index in the table), `u32::MAX` on a miss.
+    pub entry: u32,
 }
 
 /// The execution environment of one packet in one block.
@@ -35,6 +37,9 @@ pub struct Env<'a> {
     pub trace: bool,
     /// The packet's length in bytes, for direct counters.
     pub packet_bytes: u64,
+    /// When the packet arrived (microseconds on the pipeline's clock), for
+    /// the last-hit times of tables with idle timeouts.
+    pub now_us: u64,
 }
 
 impl<'a> Env<'a> {
@@ -52,6 +57,7 @@ impl<'a> Env<'a> {
             externs: None,
             trace: false,
             packet_bytes: 0,
+            now_us: 0,
         }
     }
 
@@ -69,6 +75,7 @@ impl<'a> Env<'a> {
             externs: None,
             trace: false,
             packet_bytes: 0,
+            now_us: 0,
         }
     }
 
@@ -87,6 +94,7 @@ impl<'a> Env<'a> {
             externs: None,
             trace: false,
             packet_bytes: 0,
+            now_us: 0,
         }
     }
 

@@ -1466,14 +1466,18 @@ fn apply_key(
     });
     let (hit, chosen) = match found {
         Some((i, chosen)) => {
-            table.count_hit(i, env.packet_bytes);
+            table.count_hit(i, env.packet_bytes, env.now_us);
             (true, Some(chosen))
         }
         None => (false, table.default.as_ref().map(|(a, args)| (*a, args))),
     };
     let action = chosen.map_or(u32::MAX, |(a, _)| a as u32);
     if let Some(r) = env.results.get_mut(slot as usize) {
-        *r = crate::env::ApplyResult { hit, action };
+        *r = crate::env::ApplyResult {
+            hit,
+            action,
+            entry: found.map_or(u32::MAX, |(i, _)| i),
+        };
     }
     let Some((a, args)) = chosen else {
         return Flow::Continue;

@@ -188,6 +188,12 @@ pub struct TableState {
     pub keys: Vec<KeySpec>,
     /// Whether a direct counter counts each entry's hits (packets, bytes).
     pub direct_counter: bool,
+    /// Whether the table keeps each entry's last-hit time, for idle
+    /// timeouts (`support_timeout = true`).
+    pub idle_timeout: bool,
+    /// The last hit of each entry (microseconds on the pipeline's clock;
+    /// 0: not hit since it was added).
+    last_hit: Vec<std::cell::Cell<u64>>,
     /// The action profile or selector the table's entries may point into
     /// (a slot of [`crate::env::Env::profiles`]), for tables with an
     /// `implementation`.
@@ -235,6 +241,8 @@ impl TableState {
         });
         TableState {
             keys,
+            idle_timeout: false,
+            last_hit: Vec::new(),
             profile: None,
             targets: Vec::new(),
             by_key: HashMap::default(),
@@ -280,6 +288,7 @@ impl TableState {
         }
         let mut table = TableState::new(keys, t.size.unwrap_or(1024) as usize);
         table.direct_counter = t.direct_counter.is_some();
+        table.idle_timeout = t.support_timeout;
         let listed = |a: janus_p4::ir::ActionId| t.actions.iter().position(|x| x.action == a);
         table.default = match &t.default_action {
             Some(call) => {
@@ -556,6 +565,7 @@ impl TableState {
                 self.entries[idx as usize] = Some(e);
                 self.masked[idx as usize] = masked.clone();
                 self.targets[idx as usize] = None;
+                self.last_hit[idx as usize] = Default::default();
                 self.counts[idx as usize] = Default::default();
                 self.order[idx as usize] = order;
                 idx
@@ -564,6 +574,7 @@ impl TableState {
                 self.entries.push(Some(e));
                 self.masked.push(masked.clone());
                 self.targets.push(None);
+                self.last_hit.push(Default::default());
                 self.counts.push(Default::default());
                 self.order.push(order);
                 (self.entries.len() - 1) as u32
@@ -690,15 +701,36 @@ impl TableState {
         self.entries.get(index as usize)?.as_ref()
     }
 
-    /// Counts a hit of entry `index` of `bytes` bytes, if the table has a
-    /// direct counter.
-    pub fn count_hit(&self, index: u32, bytes: u64) {
+    /// Records a hit of entry `index` by a packet of `bytes` bytes that
+    /// arrived at `now_us`: its direct counter, and its last-hit time if
+    /// the table supports idle timeouts.
+    pub fn count_hit(&self, index: u32, bytes: u64, now_us: u64) {
         if self.direct_counter
             && let Some(c) = self.counts.get(index as usize)
         {
             let (p, b) = c.get();
             c.set((p + 1, b + bytes));
         }
+        if self.idle_timeout
+            && let Some(t) = self.last_hit.get(index as usize)
+        {
+            t.set(now_us.max(1));
+        }
+    }
+
+    /// When entry `index` was last hit (microseconds on the pipeline's
+    /// clock); `None` if it has not been hit since it was added, or the
+    /// table does not support idle timeouts.
+    pub fn last_hit_us(&self, index: u32) -> Option<u64> {
+        self.entries.get(index as usize)?.as_ref()?;
+        let t = self.last_hit.get(index as usize)?.get();
+        (self.idle_timeout && t > 0).then_some(t)
+    }
+
+    /// The index of the entry with this key (and priority), as
+    /// [`TableState::lookup_index`] and [`TableState::last_hit_us`] use it.
+    pub fn index_of(&self, key: &[FieldMatch], priority: i64) -> Option<u32> {
+        self.find(key, priority).map(|i| i as u32)
     }
 
     /// Every entry with its direct-counter packets and bytes.
@@ -790,10 +822,19 @@ impl TableState {
             .enumerate()
             .all(|(f, (m, k))| match m {
                 FieldMatch::Exact(v) => k == v,
-                FieldMatch::Ternary { value, mask } => k.and(mask) == value.and(mask),
+                FieldMatch::Ternary { value, mask } => k
+                    .words()
+                    .iter()
+                    .zip(value.words())
+                    .zip(mask.words())
+                    .all(|((k, v), m)| k & m == v & m),
                 FieldMatch::Lpm { value, len } => {
                     let w = self.keys[f].width;
-                    *len == 0 || k.shr((w - len) as u64) == value.shr((w - len) as u64)
+                    match (k.words(), value.words()) {
+                        _ if *len == 0 => true,
+                        (&[k], &[v]) => k >> (w - len) == v >> (w - len),
+                        _ => k.shr((w - len) as u64) == value.shr((w - len) as u64),
+                    }
                 }
                 FieldMatch::Range { lo, hi } => {
                     k.compare(lo) != Ordering::Less && k.compare(hi) != Ordering::Greater

@@ -103,6 +103,8 @@ pub(crate) struct V1Externs {
     counters: HashMap<StateId, Vec<(u64, u64)>>,
     registers: HashMap<StateId, Vec<Bits>>,
     meters: HashMap<StateId, MeterArray>,
+    /// Direct meters: the slot of the table whose entries each have a cell.
+    direct_meters: HashMap<StateId, u32>,
     /// The meters' clock.
     started: std::time::Instant,
     /// Digests waiting for the control plane: (receiver, data bits); at
@@ -210,6 +212,7 @@ impl V1Externs {
             counters,
             registers,
             meters,
+            direct_meters: HashMap::new(),
             started: std::time::Instant::now(),
             digests: Vec::new(),
             digests_dropped: 0,
@@ -256,17 +259,33 @@ impl V1Externs {
     }
 }
 
+impl V1Externs {
+    /// Gives the direct meter `inst` (declared in the block at `path`) one
+    /// cell per entry of the table in `slot`, which holds up to `entries`.
+    pub fn attach_direct_meter(&mut self, path: &str, inst: InstanceId, slot: u32, entries: usize) {
+        let Some(id) = self.state_of(path, inst) else {
+            return;
+        };
+        if let Some(m) = self.meters.get_mut(&id) {
+            m.cells = vec![Meter::default(); entries];
+            self.direct_meters.insert(id, slot);
+        }
+    }
+
+    fn state_of(&self, path: &str, inst: InstanceId) -> Option<StateId> {
+        self.states
+            .get(&(path.to_string(), inst))
+            .or_else(|| self.states.get(&(String::new(), inst)))
+            .copied()
+    }
+}
+
 impl ExternResolver for V1Externs {
     fn resolve(&self, name: &str, instance: Option<InstanceId>, path: &str) -> Option<u32> {
         let kind = instance
             .and_then(|i| self.kinds.get(&i))
             .map(String::as_str);
-        let state = instance.and_then(|i| {
-            self.states
-                .get(&(path.to_string(), i))
-                .or_else(|| self.states.get(&(String::new(), i)))
-                .copied()
-        });
+        let state = instance.and_then(|i| self.state_of(path, i));
         let call = match (name, kind, state) {
             ("mark_to_drop", None, _) => Call::MarkToDrop,
             ("count", Some("counter"), Some(i)) => Call::Count(i),
@@ -346,7 +365,18 @@ impl ExternHandler for V1Externs {
                 self.write_out(args.get(1), color as u64, env);
             }
             Call::DirectMeterRead(i) => {
-                let color = self.meter(i, 0, env);
+                // The cell of the entry that matched; a default action run
+                // on a miss meters nothing and reads GREEN.
+                let entry = self
+                    .direct_meters
+                    .get(&i)
+                    .and_then(|slot| env.results.get(*slot as usize))
+                    .filter(|r| r.hit)
+                    .map(|r| r.entry as usize);
+                let color = match entry {
+                    Some(entry) => self.meter(i, entry, env),
+                    None => Color::Green,
+                };
                 self.write_out(args.first(), color as u64, env);
             }
             Call::DirectCount(i) => {

@@ -123,6 +123,8 @@ pub(crate) struct StdMeta {
     pub egress_rid: Field,
     pub checksum_error: Field,
     pub parser_error: Field,
+    pub ingress_global_timestamp: Field,
+    pub egress_global_timestamp: Field,
 }
 
 /// A loaded v1model pipeline.
@@ -155,6 +157,11 @@ pub struct V1Switch {
     after_ingress: Vec<u8>,
     /// Log each packet's path (target `janus::trace`); see [`V1Switch::set_trace`].
     trace: bool,
+    /// The pipeline's clock: timestamps and last-hit times are microseconds
+    /// since the pipeline was loaded.
+    clock: std::time::Instant,
+    /// When the packet now in ingress arrived, on `clock`.
+    now_us: u64,
     /// Clone sessions.
     mirror: HashMap<u32, MirrorTarget>,
     /// `@field_list(id)` -> (bit, width) of each user-metadata field in it.
@@ -287,7 +294,13 @@ impl V1Switch {
                 tables.push(state);
             }
         }
-        let externs = V1Externs::new(&program, Shared { std });
+        let mut externs = V1Externs::new(&program, Shared { std });
+        for ((path, t), &slot) in &slots {
+            if let Some(inst) = program.tables[t.0 as usize].direct_meter {
+                let entries = tables[slot as usize].max_size;
+                externs.attach_direct_meter(path, inst, slot, entries);
+            }
+        }
         let mut compiled: Vec<Vec<Op>> = Vec::with_capacity(6);
         let mut parser = None;
         for (i, (b, path)) in blocks.iter().enumerate() {
@@ -351,6 +364,8 @@ impl V1Switch {
             output: Vec::new(),
             after_ingress: vec![0; arena_bytes as usize],
             trace: false,
+            clock: std::time::Instant::now(),
+            now_us: 0,
             mirror: HashMap::new(),
             field_lists,
             metadata: m_at as usize..arena_bytes as usize,
@@ -378,6 +393,12 @@ impl V1Switch {
     pub fn profile_mut(&mut self, name: &str) -> Option<&mut janus_engine::profile::ActionProfile> {
         let at = self.profile_infos.iter().position(|p| p.name == name)?;
         self.profiles.get_mut(at)
+    }
+
+    /// Microseconds since the pipeline was loaded: the clock of
+    /// `standard_metadata` timestamps and of [`TableState::last_hit_us`].
+    pub fn now_us(&self) -> u64 {
+        self.clock.elapsed().as_micros() as u64
     }
 
     /// The parser value sets.
@@ -642,6 +663,8 @@ fn std_meta(
         egress_rid: field("egress_rid"),
         checksum_error: field("checksum_error"),
         parser_error: field("parser_error"),
+        ingress_global_timestamp: field("ingress_global_timestamp"),
+        egress_global_timestamp: field("egress_global_timestamp"),
     })
 }
 

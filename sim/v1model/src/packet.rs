@@ -87,6 +87,9 @@ impl V1Switch {
         std.packet_length
             .write(&mut self.arena, packet.len() as u64);
         std.instance_type.write(&mut self.arena, instance_type);
+        self.now_us = self.now_us();
+        std.ingress_global_timestamp
+            .write(&mut self.arena, self.now_us);
         let cursor = self.parse(packet);
         let payload = &packet[(cursor / 8).min(packet.len())..];
         self.run_block(Block::Verify, payload);
@@ -182,6 +185,8 @@ impl V1Switch {
         std.egress_spec.write(&mut self.arena, 0);
         std.egress_rid.write(&mut self.arena, rid as u64);
         std.instance_type.write(&mut self.arena, instance_type);
+        let now = self.now_us();
+        std.egress_global_timestamp.write(&mut self.arena, now);
         self.externs.requests = Requests::default();
         self.run_block(Block::Egress, &[]);
         let requests = self.externs.requests;
@@ -315,6 +320,7 @@ impl V1Switch {
         let mut env = Env::new(&mut self.arena);
         env.input = payload;
         env.packet_bytes = packet_bytes;
+        env.now_us = self.now_us;
         let mut env = env
             .with_tables(&self.tables, &mut self.results)
             .with_profiles(&self.profiles)
