@@ -95,7 +95,15 @@ impl V1Switch {
         self.run_block(Block::Verify, payload);
         self.run_block(Block::Ingress, &[]);
         let requests = self.externs.requests;
-        self.after_ingress.copy_from_slice(&self.arena);
+        // The state after ingress is kept when more than one copy (or a
+        // clone, or a resubmit keeping fields) starts from it; a plain
+        // unicast packet runs egress on the arena as it is.
+        let snapshot = requests.clone.is_some()
+            || requests.resubmit.is_some()
+            || std.mcast_grp.read(&self.arena) != 0;
+        if snapshot {
+            self.after_ingress.copy_from_slice(&self.arena);
+        }
         // I2E clone: the packet as received, parsed again, with only the
         // listed metadata, to the session's port (or group).
         let mut clones = Vec::new();
@@ -134,8 +142,10 @@ impl V1Switch {
         let mut again = None;
         // Clones are queued before the packet's own copies.
         let mut pending: Vec<EgressCopy> = clones;
-        for &(rid, egress_port) in copies {
-            self.arena.copy_from_slice(&self.after_ingress);
+        for (i, &(rid, egress_port)) in copies.iter().enumerate() {
+            if i > 0 {
+                self.arena.copy_from_slice(&self.after_ingress);
+            }
             self.externs.truncate_to = truncate_after_ingress;
             if let Some(pass) = self.egress(egress_port, rid, copy_type, payload, &mut pending, out)
             {
