@@ -27,12 +27,18 @@ pub enum KeyMatch {
         lo: Bits,
         hi: Bits,
     },
+    /// One key of a tuple matched against a value set (of that key's
+    /// type): the slot of the table holding its members.
+    InValueSet(u32),
 }
 
 impl KeyMatch {
-    fn matches(&self, key: &Bits) -> bool {
+    fn matches(&self, key: &Bits, tables: &[crate::table::TableState]) -> bool {
         match self {
             KeyMatch::Any => true,
+            KeyMatch::InValueSet(slot) => tables
+                .get(*slot as usize)
+                .is_some_and(|t| t.lookup_index(std::slice::from_ref(key)).is_some()),
             KeyMatch::Exact(v) => key == v,
             KeyMatch::Masked { value, mask } => key.and(mask) == value.and(mask),
             KeyMatch::Range { lo, hi } => {
@@ -169,6 +175,9 @@ fn simple_keyset(c: &Compiler<'_>, e: &ir::Expr, key_ty: TyId) -> Result<KeyMatc
             lo: value(lo)?,
             hi: value(hi)?,
         },
+        ExprKind::ValueSet(id) => KeyMatch::InValueSet(c.value_sets.get(id).copied().ok_or(
+            CompileError::Unsupported("a value set without a runtime slot"),
+        )?),
         _ => KeyMatch::Exact(value(e)?),
     })
 }
@@ -201,7 +210,11 @@ pub fn run_parser(p: &CompiledParser, env: &mut Env<'_>) -> Outcome {
                                 .tables
                                 .get(slot as usize)
                                 .is_some_and(|t| t.lookup_index(values).is_some()),
-                            None => c.keys.iter().zip(values).all(|(m, v)| m.matches(v)),
+                            None => c
+                                .keys
+                                .iter()
+                                .zip(values)
+                                .all(|(m, v)| m.matches(v, env.tables)),
                         })
                         .map(|c| c.next)
                 });

@@ -425,6 +425,11 @@ impl TableState {
                 check(v)?;
                 (Self::all_ones(w, s), v.clone())
             }
+            // `_` for an exact key in a program's entries.
+            (MatchKind::Exact, FieldMatch::Ternary { value, mask }) if mask.is_zero() => {
+                check(value)?;
+                (mask.clone(), Bits::zero(w, s))
+            }
             (MatchKind::Lpm, FieldMatch::Lpm { value, len }) => {
                 check(value)?;
                 if *len > w {
@@ -864,14 +869,15 @@ fn entry_field(
         _ => Err(CompileError::Unsupported("a run-time entry key")),
     };
     let any = || match spec.kind {
-        MatchKind::Exact => Err(CompileError::Unsupported("`_` for an exact key")),
+        // `_` in a program's entries matches any value even for an exact
+        // key: a ternary field with an empty mask (see `mask_of`).
+        MatchKind::Exact | MatchKind::Ternary => Ok(FieldMatch::Ternary {
+            value: Bits::zero(w, s),
+            mask: Bits::zero(w, s),
+        }),
         MatchKind::Lpm => Ok(FieldMatch::Lpm {
             value: Bits::zero(w, s),
             len: 0,
-        }),
-        MatchKind::Ternary => Ok(FieldMatch::Ternary {
-            value: Bits::zero(w, s),
-            mask: Bits::zero(w, s),
         }),
         MatchKind::Range => Ok(FieldMatch::Range {
             lo: Bits::zero(w, s),

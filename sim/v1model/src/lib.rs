@@ -10,7 +10,6 @@
 
 mod externs;
 pub mod meter;
-pub mod nic;
 mod packet;
 pub mod stf;
 

@@ -1,7 +1,7 @@
-//! The port map in `p4/include/janus_nic.p4` and in `janus_v1model::nic`
+//! The port map in `p4/include/janus_nic.p4` and in `janus_nic::ports`
 //! agree, constant by constant.
 
-use janus_v1model::nic;
+use janus_nic::ports;
 use std::collections::HashMap;
 
 /// `const TYPE NAME = VALUE;` declarations of the include file.
@@ -23,21 +23,26 @@ fn p4_constants() -> HashMap<String, u64> {
 fn the_p4_include_and_the_rust_constants_agree() {
     let p4 = p4_constants();
     let want: [(&str, u64); 9] = [
-        ("NIC_UPLINK_0", nic::UPLINKS[0].into()),
-        ("NIC_UPLINK_1", nic::UPLINKS[1].into()),
-        ("NIC_FIRST_VF", nic::FIRST_VF.into()),
-        ("NIC_LAST_VF", nic::LAST_VF.into()),
-        ("NIC_CPU_PORT", nic::CPU_PORT.into()),
-        ("NIC_DROP_PORT", nic::DROP_PORT.into()),
-        ("NIC_PUNT_ARP_GATEWAY", nic::punt::ARP_GATEWAY.into()),
-        ("NIC_PUNT_ND_GATEWAY", nic::punt::ND_GATEWAY.into()),
-        ("NIC_PUNT_MANAGEMENT", nic::punt::MANAGEMENT.into()),
+        ("NIC_UPLINK_0", ports::UPLINKS[0].into()),
+        ("NIC_UPLINK_1", ports::UPLINKS[1].into()),
+        ("NIC_FIRST_VF", ports::FIRST_VF.into()),
+        ("NIC_LAST_VF", ports::LAST_VF.into()),
+        ("NIC_CPU_PORT", ports::CPU_PORT.into()),
+        ("NIC_DROP_PORT", ports::DROP_PORT.into()),
+        ("NIC_PUNT_ARP_GATEWAY", ports::punt::ARP_GATEWAY.into()),
+        ("NIC_PUNT_ND_GATEWAY", ports::punt::ND_GATEWAY.into()),
+        ("NIC_PUNT_MANAGEMENT", ports::punt::MANAGEMENT.into()),
     ];
     for (name, value) in want {
         assert_eq!(p4.get(name), Some(&value), "{name}");
     }
     assert_eq!(
         p4.get("NIC_UPLINK_COUNT"),
-        Some(&(nic::UPLINKS.len() as u64))
+        Some(&(ports::UPLINKS.len() as u64))
     );
+}
+
+#[test]
+fn the_drop_port_is_the_simulators() {
+    assert_eq!(u64::from(ports::DROP_PORT), janus_v1model::DROP_PORT);
 }

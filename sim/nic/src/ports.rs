@@ -3,8 +3,8 @@
 //! shim. A test (`tests/nic_ports.rs`) checks that both say the same.
 //!
 //! ```
-//! use janus_v1model::nic;
-//! assert!(nic::is_uplink(1) && nic::is_vf(2) && !nic::is_vf(nic::CPU_PORT));
+//! use janus_nic::ports;
+//! assert!(ports::is_uplink(1) && ports::is_vf(2) && !ports::is_vf(ports::CPU_PORT));
 //! ```
 
 /// The network uplinks (toward the top-of-rack switches).
@@ -14,8 +14,8 @@ pub const FIRST_VF: u32 = 2;
 pub const LAST_VF: u32 = 509;
 /// The port to the NIC's embedded cores (firmware slow path, control plane).
 pub const CPU_PORT: u32 = 510;
-/// v1model's drop port.
-pub const DROP_PORT: u32 = crate::DROP_PORT as u32;
+/// v1model's drop port (`janus_v1model::DROP_PORT`).
+pub const DROP_PORT: u32 = 511;
 
 /// Reason codes of the `packet_in` header sent to the CPU port.
 pub mod punt {
