@@ -226,8 +226,11 @@ mod tests {
             same(x.add(y), bx.add(&by))?;
             same(x.sub(y), bx.sub(&by))?;
             same(x.mul(y), bx.mul(&by))?;
-            same(x.div(y), bx.div(&by))?;
-            same(x.rem(y), bx.rem(&by))?;
+            if !s {
+                // P4 divides only unsigned values (Bits checks that).
+                same(x.div(y), bx.div(&by))?;
+                same(x.rem(y), bx.rem(&by))?;
+            }
             same(x.sat_add(y), bx.sat_add(&by))?;
             same(x.sat_sub(y), bx.sat_sub(&by))?;
             same(x.neg(), bx.neg())?;
