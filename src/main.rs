@@ -21,8 +21,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run the demonstration: the front end over the shipped programs.
-    Demo,
+    /// Run the demonstration: p4/sdn.p4 with two tenants, scripted traffic,
+    /// the fate of every frame, counters and per-port captures.
+    Demo(cmd::demo::DemoArgs),
     /// The P4_16 front end: check, compile, explain diagnostics.
     #[command(subcommand)]
     P4(cmd::p4::P4Command),
@@ -36,7 +37,7 @@ fn main() -> ExitCode {
     let trace = matches!(&cli.command, Command::Sim(c) if c.trace());
     init_logging(cli.log.as_deref(), trace);
     match cli.command {
-        Command::Demo => cmd::demo::run(),
+        Command::Demo(args) => cmd::demo::run(&args),
         Command::P4(c) => cmd::p4::run(c),
         Command::Sim(c) => cmd::sim::run(c),
     }

@@ -1,124 +1,1281 @@
-//! `janus demo`: the main job a newcomer runs first. Today it runs the P4
-//! front end over the programs Janus ships, shows what the control plane
-//! will see of each, and runs each program's packet test (`X.stf` beside
-//! `X.p4`) on the behavioural model; later issues grow it into the full
-//! SmartNIC scenario.
+//! `janus demo`: the main job a newcomer runs first.
+//!
+//! It loads `p4/sdn.p4` (the multi-tenant overlay, docs/nic-model.md) into
+//! the v1model behavioural model, installs the table entries of
+//! `p4/demo/sdn_demo.entries` (two tenants with two VFs each, a management
+//! network, two remote VTEPs), sends a scripted mix of frames (traffic
+//! inside a tenant, attempts to cross tenants, spoofing, management access,
+//! ARP for the gateway) and prints what happened to each: the port it left
+//! by, or the drop reason the program's `drops` counters recorded. Then the
+//! per-tenant and per-VF counters, and one pcap per port.
+//!
+//! Nothing printed is written in advance: every fate comes from running the
+//! frame. Each scenario also states the fate it expects; the demo exits 1
+//! and names the scenarios whose fate differed, so it doubles as a
+//! self-check (exit 2: the program, entries or output folder could not be
+//! used).
 
+use clap::Args;
+use janus_nic::ports::{CPU_PORT, is_uplink, is_vf};
 use janus_p4::driver::{Options, compile_file};
+use janus_pcap::{Writer, WriterConfig};
+use janus_v1model::V1Switch;
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// Where the shipped P4 programs live.
-fn examples_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("p4/examples")
+#[derive(Args)]
+pub struct DemoArgs {
+    /// Where the captures go: `in-portN.pcap` (frames the demo sent into
+    /// port N) and `portN.pcap` (frames the NIC sent out of port N).
+    #[arg(long, value_name = "DIR", default_value = "target/janus-demo")]
+    pub out_dir: PathBuf,
 }
 
-pub fn run() -> ExitCode {
-    let dir = examples_dir();
-    let mut programs: Vec<PathBuf> = match std::fs::read_dir(&dir) {
-        Ok(rd) => rd
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "p4"))
-            .collect(),
-        Err(e) => {
-            eprintln!("error: cannot read {}: {e}", dir.display());
-            return ExitCode::from(2);
+/// The table entries, as STF control-plane commands (`janus sim run
+/// --entries` reads the same file).
+const ENTRIES: &str = include_str!("../../p4/demo/sdn_demo.entries");
+const ENTRIES_PATH: &str = "p4/demo/sdn_demo.entries";
+const PROGRAM_PATH: &str = "p4/sdn.p4";
+
+/// Capture time of scenario `i`: 2026-01-01 00:00:00 UTC + `i` seconds, so
+/// that `janus sim run` replays the inputs in the demo's order.
+const FIRST_TIMESTAMP_NS: u64 = 1_767_225_600 * 1_000_000_000;
+
+// ---------------------------------------------------------------------------
+// The topology (the same as the comments of p4/demo/sdn_demo.entries)
+// ---------------------------------------------------------------------------
+
+type Mac = [u8; 6];
+type Ip4 = [u8; 4];
+
+struct Tenant {
+    name: &'static str,
+    id: usize,
+    vni: u32,
+}
+
+const TENANT_A: Tenant = Tenant {
+    name: "A",
+    id: 1,
+    vni: 1001,
+};
+const TENANT_B: Tenant = Tenant {
+    name: "B",
+    id: 2,
+    vni: 2002,
+};
+const TENANTS: [&Tenant; 2] = [&TENANT_A, &TENANT_B];
+
+/// VF ports and their tenants (VF6 has none).
+const VFS: [(u32, Option<&Tenant>); 5] = [
+    (2, Some(&TENANT_A)),
+    (3, Some(&TENANT_A)),
+    (4, Some(&TENANT_B)),
+    (5, Some(&TENANT_B)),
+    (6, None),
+];
+
+const A_GW_MAC: Mac = [2, 0, 0, 0, 1, 1];
+const VF2_MAC: Mac = [2, 0, 0, 0, 1, 2];
+const VF3_MAC: Mac = [2, 0, 0, 0, 1, 3];
+const A_REMOTE_MAC: Mac = [2, 0, 0, 0, 1, 0x20];
+const B_GW_MAC: Mac = [2, 0, 0, 0, 2, 1];
+const VF4_MAC: Mac = [2, 0, 0, 0, 2, 4];
+const VF5_MAC: Mac = [2, 0, 0, 0, 2, 5];
+const B_REMOTE_MAC: Mac = [2, 0, 0, 0, 2, 0x20];
+const VF6_MAC: Mac = [2, 0, 0, 0, 6, 6];
+const UPLINK_MAC: [Mac; 2] = [[2, 0xaa, 0, 0, 0, 0], [2, 0xaa, 0, 0, 0, 1]];
+const TOR_MAC: [Mac; 2] = [[2, 0xbb, 0, 0, 0, 0], [2, 0xbb, 0, 0, 0, 1]];
+const BROADCAST: Mac = [0xff; 6];
+
+const A_GW_IP: Ip4 = [10, 1, 0, 1];
+const VF2_IP: Ip4 = [10, 1, 0, 2];
+const VF3_IP: Ip4 = [10, 1, 0, 3];
+const A_REMOTE_IP: Ip4 = [10, 1, 8, 20];
+const B_GW_IP: Ip4 = [10, 2, 0, 1];
+const VF4_IP: Ip4 = [10, 2, 0, 4];
+const VF5_IP: Ip4 = [10, 2, 0, 5];
+const B_REMOTE_IP: Ip4 = [10, 2, 8, 20];
+const VF6_IP: Ip4 = [10, 6, 0, 6];
+const LOCAL_VTEP: Ip4 = [192, 168, 0, 1];
+const VTEP_A: Ip4 = [192, 168, 0, 20];
+const VTEP_B: Ip4 = [192, 168, 0, 21];
+const MGMT_NIC_IP: Ip4 = [172, 16, 0, 1];
+const MGMT_OPERATOR_IP: Ip4 = [172, 16, 5, 5];
+const UNDERLAY_HOST_IP: Ip4 = [192, 168, 7, 7];
+
+/// Names for the MACs the demo uses, for the printed frames.
+const MAC_NAMES: [(Mac, &str); 14] = [
+    (A_GW_MAC, "A's gateway"),
+    (VF2_MAC, "VF2"),
+    (VF3_MAC, "VF3"),
+    (A_REMOTE_MAC, "A's remote VM"),
+    (B_GW_MAC, "B's gateway"),
+    (VF4_MAC, "VF4"),
+    (VF5_MAC, "VF5"),
+    (B_REMOTE_MAC, "B's remote VM"),
+    (VF6_MAC, "VF6"),
+    (UPLINK_MAC[0], "uplink 0"),
+    (UPLINK_MAC[1], "uplink 1"),
+    (TOR_MAC[0], "ToR 0"),
+    (TOR_MAC[1], "ToR 1"),
+    (BROADCAST, "broadcast"),
+];
+
+/// Drop reasons of p4/sdn.p4 (`DROP_*`), index = reason.
+const DROP_REASONS: [&str; 20] = [
+    "",
+    "bad IPv4 checksum",
+    "unknown VF",
+    "spoofed source",
+    "VF to management network",
+    "VF to CPU port",
+    "over the VF's rate (meter RED)",
+    "not overlay traffic",
+    "unknown VNI",
+    "security group",
+    "L2 miss (no MAC entry in the tenant)",
+    "no route in the tenant's VRF",
+    "TTL expired",
+    "IPv4 options",
+    "no tunnel",
+    "hairpin (uplink to uplink)",
+    "bad output port",
+    "bad packet_out",
+    "tenant mismatch (egress owner check)",
+    "no VTEP source",
+];
+/// Size of the `drops` counter arrays (`DROP_REASON_COUNT`).
+const DROP_SLOTS: usize = 32;
+
+/// packet_in reasons (janus_nic.p4 `NIC_PUNT_*`).
+fn punt_reason(r: u8) -> &'static str {
+    match r {
+        1 => "ARP for the gateway",
+        2 => "neighbor discovery for the gateway",
+        3 => "management traffic",
+        _ => "unknown reason",
+    }
+}
+
+fn drop_reason(r: usize) -> &'static str {
+    DROP_REASONS.get(r).copied().unwrap_or("unknown reason")
+}
+
+fn tenant_of(port: u32) -> Option<&'static Tenant> {
+    VFS.iter().find(|(p, _)| *p == port).and_then(|(_, t)| *t)
+}
+
+/// `port 3 (VF3, tenant A)`, `port 0 (uplink 0)`, `port 510 (CPU)`.
+fn port_label(port: u32) -> String {
+    if is_uplink(port) {
+        format!("port {port} (uplink {port})")
+    } else if port == CPU_PORT {
+        format!("port {port} (CPU)")
+    } else if is_vf(port) {
+        match tenant_of(port) {
+            Some(t) => format!("port {port} (VF{port}, tenant {})", t.name),
+            None => format!("port {port} (VF{port}, no tenant)"),
+        }
+    } else {
+        format!("port {port}")
+    }
+}
+
+fn mac_text(m: &[u8]) -> String {
+    match MAC_NAMES.iter().find(|(mac, _)| mac[..] == *m) {
+        Some((_, name)) => (*name).to_string(),
+        None => m
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<Vec<_>>()
+            .join(":"),
+    }
+}
+
+fn ip_text(ip: &[u8]) -> String {
+    format!("{}.{}.{}.{}", ip[0], ip[1], ip[2], ip[3])
+}
+
+// ---------------------------------------------------------------------------
+// Frame builders
+// ---------------------------------------------------------------------------
+
+const PAYLOAD: &[u8] = b"janus demo";
+
+/// RFC 1071 Internet checksum.
+fn checksum(data: &[u8]) -> u16 {
+    let mut sum: u32 = data
+        .chunks(2)
+        .map(|c| u32::from(u16::from_be_bytes([c[0], c.get(1).copied().unwrap_or(0)])))
+        .sum();
+    while sum >> 16 != 0 {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    !(sum as u16)
+}
+
+/// The TCP/UDP checksum of `segment` (checksum field zero) over the IPv4
+/// pseudo-header.
+fn l4_checksum(src: Ip4, dst: Ip4, proto: u8, segment: &[u8]) -> u16 {
+    let mut data = Vec::with_capacity(12 + segment.len());
+    data.extend_from_slice(&src);
+    data.extend_from_slice(&dst);
+    data.extend_from_slice(&[0, proto]);
+    data.extend_from_slice(&(segment.len() as u16).to_be_bytes());
+    data.extend_from_slice(segment);
+    checksum(&data)
+}
+
+#[derive(Clone, Copy)]
+enum L4 {
+    Udp(u16, u16),
+    Tcp(u16, u16),
+}
+
+/// An IPv4 packet (TTL 64, DF) carrying a TCP or UDP segment with `payload`.
+fn ipv4(src: Ip4, dst: Ip4, l4: L4, payload: &[u8]) -> Vec<u8> {
+    let (proto, mut segment) = match l4 {
+        L4::Udp(sport, dport) => {
+            let mut s = Vec::new();
+            s.extend_from_slice(&sport.to_be_bytes());
+            s.extend_from_slice(&dport.to_be_bytes());
+            s.extend_from_slice(&((8 + payload.len()) as u16).to_be_bytes());
+            s.extend_from_slice(&[0, 0]);
+            (17u8, s)
+        }
+        L4::Tcp(sport, dport) => {
+            let mut s = Vec::new();
+            s.extend_from_slice(&sport.to_be_bytes());
+            s.extend_from_slice(&dport.to_be_bytes());
+            s.extend_from_slice(&1u32.to_be_bytes()); // sequence number
+            s.extend_from_slice(&1u32.to_be_bytes()); // acknowledgement
+            s.extend_from_slice(&[0x50, 0x18]); // 20-byte header, PSH ACK
+            s.extend_from_slice(&0xffffu16.to_be_bytes()); // window
+            s.extend_from_slice(&[0, 0, 0, 0]); // checksum, urgent pointer
+            (6u8, s)
         }
     };
-    programs.sort();
-    println!(
-        "Janus front end over the shipped programs in {}\n",
-        dir.display()
-    );
-    let mut failed = false;
-    for path in &programs {
-        let start = Instant::now();
-        let c = match compile_file(path, &Options::default()) {
-            Ok(c) => c,
-            Err(e) => {
-                eprintln!("error: cannot read {}: {e}", path.display());
-                return ExitCode::from(2);
-            }
-        };
-        let elapsed = start.elapsed();
-        let name = path
-            .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        let Some(program) = c.program() else {
-            failed = true;
-            println!("{name}: FAILED\n{}", c.render(false));
-            continue;
-        };
-        let info = janus_p4::p4info::build(program);
-        let lines = c.preprocessed.lines().count();
-        println!(
-            "{name}: ok ({lines} lines with includes, checked in {:.2} ms), architecture {}",
-            elapsed.as_secs_f64() * 1e3,
-            if info.arch.is_empty() {
-                "none"
-            } else {
-                &info.arch
-            }
-        );
-        for t in &info.tables {
-            let keys: Vec<String> = t
-                .match_fields
-                .iter()
-                .map(|m| format!("{}:{}", m.name, m.match_type.to_lowercase()))
-                .collect();
-            println!(
-                "  table {:<32} id 0x{:08x}  keys [{}]  {} action(s)",
-                t.preamble.name,
-                t.preamble.id,
-                keys.join(", "),
-                t.action_refs.len()
-            );
-        }
-        println!(
-            "  P4Info: {} tables, {} actions, {} counters, {} meters, {} registers, {} digests, {} controller headers\n",
-            info.tables.len(),
-            info.actions.len(),
-            info.counters.len() + info.direct_counters.len(),
-            info.meters.len() + info.direct_meters.len(),
-            info.registers.len(),
-            info.digests.len(),
-            info.controller_packet_metadata.len()
-        );
-        let stf = path.with_extension("stf");
-        if stf.exists() {
-            match run_packet_test(c, &stf) {
-                Ok(line) => println!("  {line}\n"),
-                Err(why) => {
-                    failed = true;
-                    println!("  packet test {}: FAILED\n{why}\n", stf.display());
-                }
-            }
-        }
+    segment.extend_from_slice(payload);
+    let at = if proto == 17 { 6 } else { 16 };
+    let mut sum = l4_checksum(src, dst, proto, &segment);
+    if proto == 17 && sum == 0 {
+        sum = 0xffff;
     }
-    if failed {
-        ExitCode::from(1)
+    segment[at..at + 2].copy_from_slice(&sum.to_be_bytes());
+    let mut ip = vec![0x45, 0];
+    ip.extend_from_slice(&((20 + segment.len()) as u16).to_be_bytes());
+    ip.extend_from_slice(&[0, 1, 0x40, 0, 64, proto, 0, 0]);
+    ip.extend_from_slice(&src);
+    ip.extend_from_slice(&dst);
+    let sum = checksum(&ip);
+    ip[10..12].copy_from_slice(&sum.to_be_bytes());
+    ip.extend_from_slice(&segment);
+    ip
+}
+
+fn ethernet(dst: Mac, src: Mac, ether_type: u16, payload: &[u8]) -> Vec<u8> {
+    let mut f = Vec::with_capacity(14 + payload.len());
+    f.extend_from_slice(&dst);
+    f.extend_from_slice(&src);
+    f.extend_from_slice(&ether_type.to_be_bytes());
+    f.extend_from_slice(payload);
+    f
+}
+
+/// An IPv4 frame.
+fn ip_frame(dst: Mac, src: Mac, ip: &[u8]) -> Vec<u8> {
+    ethernet(dst, src, 0x0800, ip)
+}
+
+/// An IPv4 frame with an 802.1Q tag.
+fn tagged_ip_frame(dst: Mac, src: Mac, vid: u16, ip: &[u8]) -> Vec<u8> {
+    let mut tag = vid.to_be_bytes().to_vec();
+    tag.extend_from_slice(&0x0800u16.to_be_bytes());
+    tag.extend_from_slice(ip);
+    ethernet(dst, src, 0x8100, &tag)
+}
+
+/// An ARP frame (1 request, 2 reply).
+fn arp_frame(dst: Mac, src: Mac, oper: u16, sender: (Mac, Ip4), target: (Mac, Ip4)) -> Vec<u8> {
+    let mut a = vec![0, 1, 8, 0, 6, 4];
+    a.extend_from_slice(&oper.to_be_bytes());
+    a.extend_from_slice(&sender.0);
+    a.extend_from_slice(&sender.1);
+    a.extend_from_slice(&target.0);
+    a.extend_from_slice(&target.1);
+    ethernet(dst, src, 0x0806, &a)
+}
+
+/// A VXLAN header with `vni` followed by `inner`.
+fn vxlan(vni: u32, inner: &[u8]) -> Vec<u8> {
+    let mut v = vec![0x08, 0, 0, 0];
+    v.extend_from_slice(&(vni << 8).to_be_bytes());
+    v.extend_from_slice(inner);
+    v
+}
+
+/// What a remote VTEP sends to this NIC on `uplink`: `inner` in VXLAN.
+fn from_remote_vtep(uplink: usize, remote: Ip4, vni: u32, inner: &[u8]) -> Vec<u8> {
+    let ip = ipv4(remote, LOCAL_VTEP, L4::Udp(50123, 4789), &vxlan(vni, inner));
+    ip_frame(UPLINK_MAC[uplink], TOR_MAC[uplink], &ip)
+}
+
+// ---------------------------------------------------------------------------
+// Frame decoding, for the printed table
+// ---------------------------------------------------------------------------
+
+fn be16(b: &[u8], at: usize) -> Option<u16> {
+    Some(u16::from_be_bytes([*b.get(at)?, *b.get(at + 1)?]))
+}
+
+/// Offset and EtherType of what follows the Ethernet header (and one VLAN
+/// tag, whose id is returned).
+fn l2(frame: &[u8]) -> Option<(usize, u16, Option<u16>)> {
+    let et = be16(frame, 12)?;
+    if et == 0x8100 {
+        Some((18, be16(frame, 16)?, Some(be16(frame, 14)? & 0x0fff)))
     } else {
-        ExitCode::SUCCESS
+        Some((14, et, None))
     }
 }
 
-/// Runs the STF test `stf` on the compiled program; a one-line summary.
-fn run_packet_test(c: janus_p4::driver::Compilation, stf: &Path) -> Result<String, String> {
-    let ir = c.ir.ok_or("the program has no IR")?;
-    let mut sw = janus_v1model::V1Switch::load(ir).map_err(|e| e.to_string())?;
-    let test = super::sim::read_stf(stf)?;
-    let start = Instant::now();
-    let report = janus_v1model::stf::run(&mut sw, &test).map_err(|e| e.to_string())?;
-    if !report.passed() {
-        return Err(report.failures.join("\n"));
+/// The inner frame of a VXLAN frame, with its VNI and outer addresses.
+fn vxlan_parts(frame: &[u8]) -> Option<(u32, Ip4, Ip4, u16, &[u8])> {
+    let (at, et, _) = l2(frame)?;
+    let ip = frame.get(at..)?;
+    if et != 0x0800 || ip.len() < 20 || ip[0] != 0x45 || ip[9] != 17 || be16(ip, 22)? != 4789 {
+        return None;
     }
-    Ok(format!(
-        "packet test {}: PASS ({} packets in, {} expected out, {:.2} ms on the v1model simulator)",
-        stf.file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
-        report.packets,
-        report.expects,
-        start.elapsed().as_secs_f64() * 1e3
-    ))
+    let vni = u32::from_be_bytes(ip.get(32..36)?.try_into().ok()?) >> 8;
+    let src = ip[12..16].try_into().ok()?;
+    let dst = ip[16..20].try_into().ok()?;
+    Some((vni, src, dst, be16(ip, 20)?, ip.get(36..)?))
+}
+
+/// `UDP 10.1.0.2:5000 > 10.1.0.3:6000 (dst MAC VF3)` and the like.
+fn describe(frame: &[u8]) -> String {
+    let Some((at, et, vlan)) = l2(frame) else {
+        return format!("{} bytes", frame.len());
+    };
+    let dst = mac_text(&frame[0..6]);
+    let tag = vlan.map_or(String::new(), |v| format!("VLAN {v}, "));
+    let body = &frame[at..];
+    let what = match et {
+        0x0806 if body.len() >= 28 => {
+            let (smac, sip, tip) = (&body[8..14], &body[14..18], &body[24..28]);
+            match be16(body, 6) {
+                Some(1) => format!("ARP who-has {} tell {}", ip_text(tip), ip_text(sip)),
+                Some(2) => format!("ARP {} is-at {}", ip_text(sip), mac_text(smac)),
+                _ => "ARP".to_string(),
+            }
+        }
+        0x0800 if body.len() >= 20 => {
+            let (src, dst_ip) = (ip_text(&body[12..16]), ip_text(&body[16..20]));
+            let ports = |b: &[u8]| -> String {
+                match (be16(b, 20), be16(b, 22)) {
+                    (Some(s), Some(d)) => format!("{src}:{s} > {dst_ip}:{d}"),
+                    _ => format!("{src} > {dst_ip}"),
+                }
+            };
+            match body[9] {
+                17 if be16(body, 22) == Some(4789) => match vxlan_parts(frame) {
+                    Some((vni, ..)) => format!("VXLAN VNI {vni} {src} > {dst_ip}"),
+                    None => format!("UDP {}", ports(body)),
+                },
+                17 => format!("UDP {}", ports(body)),
+                6 => format!("TCP {}", ports(body)),
+                p => format!("IPv4 protocol {p} {src} > {dst_ip}"),
+            }
+        }
+        other => format!("EtherType 0x{other:04x}"),
+    };
+    let mut text = format!("{tag}{what} (dst MAC {dst})");
+    if let Some((_, _, _, _, inner)) = vxlan_parts(frame) {
+        text.push_str(&format!(" carrying [{}]", describe(inner)));
+    }
+    text
+}
+
+/// A frame sent into `port`: the CPU port's frames start with packet_out.
+fn describe_sent(port: u32, frame: &[u8]) -> String {
+    if port == CPU_PORT && frame.len() >= 2 {
+        let out = be16(frame, 0).unwrap_or(0) >> 7;
+        format!("packet_out(port {out}) + {}", describe(&frame[2..]))
+    } else {
+        describe(frame)
+    }
+}
+
+/// The IPv4 TTL of a frame, if it is IPv4.
+fn ttl(frame: &[u8]) -> Option<u8> {
+    let (at, et, _) = l2(frame)?;
+    if et != 0x0800 {
+        return None;
+    }
+    frame.get(at + 8).copied()
+}
+
+/// How `out` (sent on `out_port`) relates to `sent` (sent into `in_port`).
+fn describe_delivery(in_port: u32, sent: &[u8], out_port: u32, out: &[u8]) -> String {
+    // What the tenant frame was when it entered the pipeline.
+    let (tenant_frame, came_in) = if in_port == CPU_PORT && sent.len() >= 2 {
+        (&sent[2..], "packet_out header removed")
+    } else if let Some(parts) = vxlan_parts(sent).filter(|_| is_uplink(in_port)) {
+        (parts.4, "VXLAN removed")
+    } else {
+        (sent, "")
+    };
+    let change = |got: &[u8]| -> String {
+        if got == tenant_frame {
+            "unchanged".to_string()
+        } else {
+            match (ttl(tenant_frame), ttl(got)) {
+                (Some(a), Some(b)) if a != b => format!(
+                    "routed: TTL {a} -> {b}, source MAC now {}, destination {}",
+                    mac_text(&got[6..12]),
+                    mac_text(&got[0..6])
+                ),
+                _ => "changed".to_string(),
+            }
+        }
+    };
+    if out_port == CPU_PORT && out.len() >= 3 {
+        let from = be16(out, 0).unwrap_or(0) >> 7;
+        let reason = out[2];
+        let rest = if out[3..] == *sent {
+            "frame unchanged"
+        } else {
+            "frame changed"
+        };
+        return format!(
+            "packet_in(from port {from}, reason {reason} \"{}\"), {rest}",
+            punt_reason(reason)
+        );
+    }
+    if is_uplink(out_port) {
+        if let Some((vni, src, dst, sport, inner)) = vxlan_parts(out) {
+            return format!(
+                "VXLAN VNI {vni}, {} > {}, UDP source port {sport}; inner frame {}",
+                ip_text(&src),
+                ip_text(&dst),
+                change(inner)
+            );
+        }
+        return format!("not VXLAN: {}", describe(out));
+    }
+    let what = change(out);
+    if came_in.is_empty() {
+        what
+    } else {
+        format!("{came_in}, the frame inside {what}")
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Scenarios
+// ---------------------------------------------------------------------------
+
+/// The fate a scenario expects.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    /// Delivered, unencapsulated, on this port.
+    To(u32),
+    /// Encapsulated in VXLAN with this VNI, out of this uplink.
+    Vxlan { uplink: u32, vni: u32 },
+    /// Sent to the CPU port with this packet_in reason.
+    Cpu(u8),
+    /// Dropped in ingress, counted under this reason.
+    Drop(usize),
+    /// Dropped in egress, counted under this reason.
+    EgressDrop(usize),
+}
+
+impl Expect {
+    fn text(self) -> String {
+        match self {
+            Expect::To(p) => format!("delivered to {}", port_label(p)),
+            Expect::Vxlan { uplink, vni } => {
+                format!("VXLAN VNI {vni} out of {}", port_label(uplink))
+            }
+            Expect::Cpu(r) => format!("to the CPU, packet_in reason {r} ({})", punt_reason(r)),
+            Expect::Drop(r) => format!("dropped in ingress, reason {r} ({})", drop_reason(r)),
+            Expect::EgressDrop(r) => format!("dropped in egress, reason {r} ({})", drop_reason(r)),
+        }
+    }
+}
+
+struct Scenario {
+    section: &'static str,
+    /// What the scenario sends and what it shows.
+    what: &'static str,
+    port: u32,
+    frame: Vec<u8>,
+    expect: Expect,
+}
+
+fn scenarios() -> Vec<Scenario> {
+    let udp = |src: Ip4, dst: Ip4| ipv4(src, dst, L4::Udp(5000, 6000), PAYLOAD);
+    let tcp = |src: Ip4, dst: Ip4, dport: u16| ipv4(src, dst, L4::Tcp(40000, dport), PAYLOAD);
+    let inside = "Traffic inside a tenant";
+    let across = "Attempts to cross tenants";
+    let spoof = "Spoofing";
+    let mgmt = "The management network";
+    let cpu = "The gateway and the CPU port";
+    let mut packet_out = vec![0x01, 0x00]; // egress port 2 << 7
+    packet_out.extend(arp_frame(
+        VF2_MAC,
+        A_GW_MAC,
+        2,
+        (A_GW_MAC, A_GW_IP),
+        (VF2_MAC, VF2_IP),
+    ));
+    vec![
+        Scenario {
+            section: inside,
+            what: "tenant A VF2 -> VF3, same subnet: bridged on the NIC, never on the wire",
+            port: 2,
+            frame: ip_frame(VF3_MAC, VF2_MAC, &udp(VF2_IP, VF3_IP)),
+            expect: Expect::To(3),
+        },
+        Scenario {
+            section: inside,
+            what: "tenant A VF2 -> 10.1.8.20, A's VM on another server: routed by the \
+                   gateway into a VXLAN tunnel (VNI 1001) toward VTEP 192.168.0.20",
+            port: 2,
+            frame: ip_frame(A_GW_MAC, VF2_MAC, &tcp(VF2_IP, A_REMOTE_IP, 443)),
+            expect: Expect::Vxlan {
+                uplink: 0,
+                vni: TENANT_A.vni,
+            },
+        },
+        Scenario {
+            section: inside,
+            what: "tenant B VF4 -> VF5, HTTP: bridged",
+            port: 4,
+            frame: ip_frame(VF5_MAC, VF4_MAC, &tcp(VF4_IP, VF5_IP, 80)),
+            expect: Expect::To(5),
+        },
+        Scenario {
+            section: inside,
+            what: "tenant B's VM on another server (10.2.8.20) -> VF5: arrives as VXLAN \
+                   VNI 2002 on uplink 1, decapsulated and bridged to VF5",
+            port: 1,
+            frame: from_remote_vtep(
+                1,
+                VTEP_B,
+                TENANT_B.vni,
+                &ip_frame(
+                    VF5_MAC,
+                    B_REMOTE_MAC,
+                    &ipv4(B_REMOTE_IP, VF5_IP, L4::Udp(53, 40002), PAYLOAD),
+                ),
+            ),
+            expect: Expect::To(5),
+        },
+        Scenario {
+            section: inside,
+            what: "tenant B VF5 -> VF4, telnet (TCP 23): tenant B's security group denies it",
+            port: 5,
+            frame: ip_frame(VF4_MAC, VF5_MAC, &tcp(VF5_IP, VF4_IP, 23)),
+            expect: Expect::Drop(9),
+        },
+        Scenario {
+            section: across,
+            what: "tenant A VF2 -> tenant B VF4's MAC: B's MACs are not in A's MAC table",
+            port: 2,
+            frame: ip_frame(VF4_MAC, VF2_MAC, &udp(VF2_IP, VF4_IP)),
+            expect: Expect::Drop(10),
+        },
+        Scenario {
+            section: across,
+            what: "tenant A VF2 -> tenant B VF4 with a forged VNI: VF2 wraps a frame for \
+                   VF4 in its own VXLAN header (B's VNI 2002) and sends it to this NIC's \
+                   VTEP 192.168.0.1. A VF's VXLAN header is only payload: it is routed in \
+                   A's VRF, which has no route to 192.168.0.1",
+            port: 2,
+            frame: ip_frame(
+                A_GW_MAC,
+                VF2_MAC,
+                &ipv4(
+                    VF2_IP,
+                    LOCAL_VTEP,
+                    L4::Udp(50000, 4789),
+                    &vxlan(
+                        TENANT_B.vni,
+                        &ip_frame(VF4_MAC, B_REMOTE_MAC, &udp(B_REMOTE_IP, VF4_IP)),
+                    ),
+                ),
+            ),
+            expect: Expect::Drop(11),
+        },
+        Scenario {
+            section: across,
+            what: "tenant B VF5 -> 10.1.0.2 (tenant A's VF2) through B's gateway: B's VRF \
+                   has no route to A",
+            port: 5,
+            frame: ip_frame(B_GW_MAC, VF5_MAC, &udp(VF5_IP, VF2_IP)),
+            expect: Expect::Drop(11),
+        },
+        Scenario {
+            section: across,
+            what: "the network -> tenant B VF4 inside tenant A's VNI 1001 (forged VNI from \
+                   a remote VTEP): VF4's MAC is not in A's MAC table",
+            port: 0,
+            frame: from_remote_vtep(
+                0,
+                VTEP_A,
+                TENANT_A.vni,
+                &ip_frame(VF4_MAC, A_REMOTE_MAC, &udp(A_REMOTE_IP, VF4_IP)),
+            ),
+            expect: Expect::Drop(10),
+        },
+        Scenario {
+            section: across,
+            what: "a host on the physical network -> VF2 (10.1.0.2) without VXLAN: only \
+                   overlay traffic to this NIC's VTEP is accepted from the uplinks",
+            port: 0,
+            frame: ip_frame(UPLINK_MAC[0], TOR_MAC[0], &udp(UNDERLAY_HOST_IP, VF2_IP)),
+            expect: Expect::Drop(7),
+        },
+        Scenario {
+            section: across,
+            what: "an operator mistake: A's VRF routes 10.2.0.0/24 to VF4, which is B's \
+                   (a deliberately wrong entry in the demo's config). VF2 -> 10.2.0.4 \
+                   is routed there, and the egress owner check (vf_owners) drops it",
+            port: 2,
+            frame: ip_frame(A_GW_MAC, VF2_MAC, &udp(VF2_IP, VF4_IP)),
+            expect: Expect::EgressDrop(18),
+        },
+        Scenario {
+            section: across,
+            what: "VF6, assigned to no tenant, -> VF2",
+            port: 6,
+            frame: ip_frame(VF2_MAC, VF6_MAC, &udp(VF6_IP, VF2_IP)),
+            expect: Expect::Drop(2),
+        },
+        Scenario {
+            section: spoof,
+            what: "tenant A VF3 poses as VF2 (VF2's MAC and IPv4 address) toward A's \
+                   remote VM",
+            port: 3,
+            frame: ip_frame(A_GW_MAC, VF2_MAC, &udp(VF2_IP, A_REMOTE_IP)),
+            expect: Expect::Drop(3),
+        },
+        Scenario {
+            section: spoof,
+            what: "tenant A VF3 sends from tenant B's address 10.2.0.4 (with its own MAC)",
+            port: 3,
+            frame: ip_frame(A_GW_MAC, VF3_MAC, &udp(VF4_IP, A_REMOTE_IP)),
+            expect: Expect::Drop(3),
+        },
+        Scenario {
+            section: spoof,
+            what: "ARP poisoning: tenant A VF3 announces \"10.1.0.1 (the gateway) is at \
+                   VF3's MAC\" (gratuitous ARP)",
+            port: 3,
+            frame: arp_frame(
+                BROADCAST,
+                VF3_MAC,
+                2,
+                (VF3_MAC, A_GW_IP),
+                (BROADCAST, A_GW_IP),
+            ),
+            expect: Expect::Drop(3),
+        },
+        Scenario {
+            section: mgmt,
+            what: "tenant A VF2 -> 172.16.0.1 (the management network), SSH through the \
+                   gateway",
+            port: 2,
+            frame: ip_frame(A_GW_MAC, VF2_MAC, &tcp(VF2_IP, MGMT_NIC_IP, 22)),
+            expect: Expect::Drop(4),
+        },
+        Scenario {
+            section: mgmt,
+            what: "tenant A VF2 -> VF3 tagged with the management VLAN 100",
+            port: 2,
+            frame: tagged_ip_frame(VF3_MAC, VF2_MAC, 100, &udp(VF2_IP, VF3_IP)),
+            expect: Expect::Drop(4),
+        },
+        Scenario {
+            section: mgmt,
+            what: "an operator (172.16.5.5) -> the NIC's management address 172.16.0.1, \
+                   SSH, on uplink 0: handed to the CPU port with packet_in, never to a VF",
+            port: 0,
+            frame: ip_frame(
+                UPLINK_MAC[0],
+                TOR_MAC[0],
+                &tcp(MGMT_OPERATOR_IP, MGMT_NIC_IP, 22),
+            ),
+            expect: Expect::Cpu(3),
+        },
+        Scenario {
+            section: cpu,
+            what: "tenant A VF2 asks \"who has 10.1.0.1?\" (its gateway): punted to the \
+                   CPU, which answers for the gateway",
+            port: 2,
+            frame: arp_frame(BROADCAST, VF2_MAC, 1, (VF2_MAC, VF2_IP), ([0; 6], A_GW_IP)),
+            expect: Expect::Cpu(1),
+        },
+        Scenario {
+            section: cpu,
+            what: "the CPU's answer, as a packet_out naming port 2: \"10.1.0.1 is at \
+                   02:00:00:00:01:01\" reaches VF2",
+            port: CPU_PORT,
+            frame: packet_out,
+            expect: Expect::To(2),
+        },
+        Scenario {
+            section: cpu,
+            what: "tenant B VF4 asks \"who has 10.2.0.1?\": B's gateway, punted too",
+            port: 4,
+            frame: arp_frame(BROADCAST, VF4_MAC, 1, (VF4_MAC, VF4_IP), ([0; 6], B_GW_IP)),
+            expect: Expect::Cpu(1),
+        },
+    ]
+}
+
+// ---------------------------------------------------------------------------
+// Running
+// ---------------------------------------------------------------------------
+
+/// What one frame did.
+struct Outcome {
+    outputs: Vec<(u32, Vec<u8>)>,
+    /// Reasons whose `SdnIngress.drops` / `SdnEgress.drops` counter moved.
+    ingress_drops: Vec<usize>,
+    egress_drops: Vec<usize>,
+}
+
+fn drop_counts(sw: &V1Switch, name: &str) -> Vec<u64> {
+    (0..DROP_SLOTS)
+        .map(|i| sw.counter(name, i).map_or(0, |(p, _)| p))
+        .collect()
+}
+
+fn moved(before: &[u64], after: &[u64]) -> Vec<usize> {
+    (0..before.len())
+        .filter(|&i| after[i] != before[i])
+        .collect()
+}
+
+fn run_one(sw: &mut V1Switch, port: u32, frame: &[u8]) -> Outcome {
+    let (ing, eg) = (
+        drop_counts(sw, "SdnIngress.drops"),
+        drop_counts(sw, "SdnEgress.drops"),
+    );
+    let outputs = sw.process(port, frame);
+    Outcome {
+        outputs,
+        ingress_drops: moved(&ing, &drop_counts(sw, "SdnIngress.drops")),
+        egress_drops: moved(&eg, &drop_counts(sw, "SdnEgress.drops")),
+    }
+}
+
+/// Whether the outcome is what the scenario expects.
+fn matches(expect: Expect, in_port: u32, o: &Outcome) -> bool {
+    let no_drops = o.ingress_drops.is_empty() && o.egress_drops.is_empty();
+    match (expect, o.outputs.as_slice()) {
+        (Expect::To(p), [(q, _)]) => no_drops && p == *q,
+        (Expect::Vxlan { uplink, vni }, [(q, out)]) => {
+            no_drops && uplink == *q && vxlan_parts(out).is_some_and(|v| v.0 == vni)
+        }
+        (Expect::Cpu(r), [(q, out)]) => {
+            no_drops
+                && *q == CPU_PORT
+                && out.len() >= 3
+                && out[2] == r
+                && u32::from(be16(out, 0).unwrap_or(0) >> 7) == in_port
+        }
+        (Expect::Drop(r), []) => o.ingress_drops == [r] && o.egress_drops.is_empty(),
+        (Expect::EgressDrop(r), []) => o.egress_drops == [r] && o.ingress_drops.is_empty(),
+        _ => false,
+    }
+}
+
+/// One line per fate: where each copy went, or why it was dropped.
+fn fate_lines(s: &Scenario, o: &Outcome) -> Vec<(String, String)> {
+    let mut lines = Vec::new();
+    for (port, out) in &o.outputs {
+        let verb = if *port == CPU_PORT {
+            "to CPU"
+        } else if is_uplink(*port) {
+            "sent out"
+        } else {
+            "delivered"
+        };
+        lines.push((
+            verb.to_string(),
+            format!(
+                "{}: {}",
+                port_label(*port),
+                describe_delivery(s.port, &s.frame, *port, out)
+            ),
+        ));
+    }
+    for r in &o.ingress_drops {
+        lines.push((
+            "dropped".to_string(),
+            format!("in ingress, reason {r} \"{}\"", drop_reason(*r)),
+        ));
+    }
+    for r in &o.egress_drops {
+        lines.push((
+            "dropped".to_string(),
+            format!("in egress, reason {r} \"{}\"", drop_reason(*r)),
+        ));
+    }
+    if lines.is_empty() {
+        lines.push((
+            "dropped".to_string(),
+            "no output, and no drop counter moved".to_string(),
+        ));
+    }
+    lines
+}
+
+/// Short fate for the summary table.
+fn short_fate(o: &Outcome) -> String {
+    let mut parts: Vec<String> = o
+        .outputs
+        .iter()
+        .map(|(p, out)| {
+            if *p == CPU_PORT && out.len() >= 3 {
+                format!("to CPU (port {p}), packet_in reason {}", out[2])
+            } else if let Some((vni, ..)) = vxlan_parts(out).filter(|_| is_uplink(*p)) {
+                format!("out of port {p} (uplink {p}), VXLAN VNI {vni}")
+            } else {
+                format!("delivered to port {p}")
+            }
+        })
+        .collect();
+    parts.extend(
+        o.ingress_drops
+            .iter()
+            .map(|r| format!("dropped: {}", drop_reason(*r))),
+    );
+    parts.extend(
+        o.egress_drops
+            .iter()
+            .map(|r| format!("dropped in egress: {}", drop_reason(*r))),
+    );
+    if parts.is_empty() {
+        parts.push("dropped (no counter)".to_string());
+    }
+    parts.join("; ")
+}
+
+/// Width of the printed text.
+const WIDTH: usize = 100;
+
+/// Wraps `text` to lines of at most `width` characters (longer words stay
+/// whole).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.len() + 1 + word.len() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// Prints `text` after `first`, wrapped to [`WIDTH`], continuation lines
+/// indented under the text.
+fn say(first: &str, text: &str) {
+    say_hanging(first, &" ".repeat(first.chars().count()), text);
+}
+
+/// Prints `text` after `first`, wrapped to [`WIDTH`], continuation lines
+/// after `hang`.
+fn say_hanging(first: &str, hang: &str, text: &str) {
+    let width = WIDTH.saturating_sub(first.chars().count().max(hang.chars().count()));
+    let mut lines = wrap(text, width).into_iter();
+    println!("{first}{}", lines.next().unwrap_or_default());
+    for line in lines {
+        println!("{hang}{line}");
+    }
+}
+
+/// `1 frame`, `2 frames`; `1 entry`, `2 entries`.
+fn count(n: impl Into<u64>, word: &str) -> String {
+    let n = n.into();
+    match (n, word.strip_suffix('y')) {
+        (1, _) => format!("{n} {word}"),
+        (_, Some(stem)) => format!("{n} {stem}ies"),
+        _ => format!("{n} {word}s"),
+    }
+}
+
+/// `path` relative to the current directory when it is inside it.
+fn shown(path: &Path) -> String {
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| path.to_path_buf())
+        .display()
+        .to_string()
+}
+
+/// Removes the captures of an earlier run (`in-portN.pcap`, `portN.pcap`)
+/// so that the folder holds this run's only.
+fn remove_old_captures(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        let port = name
+            .strip_suffix(".pcap")
+            .and_then(|n| n.strip_prefix("in-port").or_else(|| n.strip_prefix("port")));
+        if port.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
+/// Writes `packets` (timestamp, bytes) as a pcap file.
+fn write_pcap(path: &Path, packets: &[(u64, Vec<u8>)]) -> Result<(), String> {
+    let file = File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+    let mut w = Writer::new(BufWriter::new(file), WriterConfig::default())
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    for (ts, data) in packets {
+        w.write_packet(*ts, data)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    w.finish().map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(())
+}
+
+/// Compiles `path` and prints a summary of what the control plane sees.
+fn front_end(path: &Path) -> Result<janus_p4::driver::Compilation, String> {
+    let start = Instant::now();
+    let c = compile_file(path, &Options::default())
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let elapsed = start.elapsed();
+    let Some(program) = c.program() else {
+        return Err(format!(
+            "{} does not compile:\n{}",
+            path.display(),
+            c.render(false)
+        ));
+    };
+    let info = janus_p4::p4info::build(program);
+    let headers: Vec<&str> = info
+        .controller_packet_metadata
+        .iter()
+        .map(|h| h.preamble.name.as_str())
+        .collect();
+    say_hanging(
+        "  ",
+        "      ",
+        &format!(
+            "{}: checked in {:.0} ms: {}, {}, {}, {}; controller headers: {}",
+            shown(path),
+            elapsed.as_secs_f64() * 1e3,
+            count(info.tables.len() as u64, "table"),
+            count(
+                (info.counters.len() + info.direct_counters.len()) as u64,
+                "counter"
+            ),
+            count(
+                (info.meters.len() + info.direct_meters.len()) as u64,
+                "meter"
+            ),
+            count(info.registers.len() as u64, "register"),
+            if headers.is_empty() {
+                "none".to_string()
+            } else {
+                headers.join(", ")
+            }
+        ),
+    );
+    Ok(c)
+}
+
+pub fn run(args: &DemoArgs) -> ExitCode {
+    match demo(args) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(why) => {
+            eprintln!("error: {why}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The demo; `Ok(false)` when a scenario's fate differed from its
+/// expectation.
+fn demo(args: &DemoArgs) -> Result<bool, String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    println!("Janus demo: one SmartNIC shared by two tenants, on the v1model behavioural model");
+
+    println!("\n1. The P4 front end over the pipelines Janus ships (docs/pipelines.md)");
+    let c = front_end(&root.join(PROGRAM_PATH))?;
+    front_end(&root.join("p4/roce_paths.p4"))?;
+    let ir = c.ir.ok_or_else(|| format!("{PROGRAM_PATH} has no IR"))?;
+    let mut sw = V1Switch::load(ir).map_err(|e| format!("{PROGRAM_PATH}: {e}"))?;
+    for name in [
+        "SdnIngress.drops",
+        "SdnEgress.drops",
+        "SdnIngress.tenant_packets",
+        "SdnIngress.vf_rx",
+        "SdnEgress.vf_tx",
+        "SdnIngress.vf_drops",
+    ] {
+        if sw.counter(name, 0).is_none() {
+            return Err(format!("{PROGRAM_PATH} has no counter {name}"));
+        }
+    }
+
+    println!(
+        "\n2. {PROGRAM_PATH} loaded into the behavioural model, with the operator's entries\n   \
+         from {ENTRIES_PATH}"
+    );
+    let stf = janus_stf::parse(ENTRIES).map_err(|errors| {
+        errors
+            .iter()
+            .map(|e| format!("{ENTRIES_PATH}: {e}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    })?;
+    janus_v1model::stf::configure(&mut sw, &stf).map_err(|e| format!("{ENTRIES_PATH}: {e}"))?;
+    let filled: Vec<(String, usize)> = sw
+        .tables()
+        .iter()
+        .enumerate()
+        .filter_map(|(slot, t)| {
+            let n = sw.table(slot).map_or(0, |s| s.len());
+            let short = t.name.rsplit('.').next().unwrap_or(&t.name);
+            (n > 0).then(|| (short.to_string(), n))
+        })
+        .collect();
+    println!(
+        "  {} with {}:",
+        count(filled.len() as u64, "table"),
+        count(filled.iter().map(|f| f.1 as u64).sum::<u64>(), "entry"),
+    );
+    for row in filled.chunks(3) {
+        let cells: Vec<String> = row.iter().map(|(t, n)| format!("{t:<22}{n:>3}")).collect();
+        println!("    {}", cells.join("     "));
+    }
+    println!(
+        "  tenant A  id 1, VNI 1001: VF2 10.1.0.2, VF3 10.1.0.3, gateway 10.1.0.1;\n            \
+         10.1.8.0/24 on another server, behind VTEP 192.168.0.20 (uplink 0)\n  \
+         tenant B  id 2, VNI 2002: VF4 10.2.0.4, VF5 10.2.0.5, gateway 10.2.0.1;\n            \
+         10.2.8.0/24 on another server, behind VTEP 192.168.0.21 (uplink 1)\n  \
+         VF6       assigned to no tenant\n  \
+         this NIC  VTEP 192.168.0.1; management network 172.16.0.0/12, VLAN 100, VNI 9999\n  \
+         ports     0 and 1 uplinks, 2..509 VFs, 510 CPU (docs/nic-model.md)"
+    );
+
+    println!("\n3. Traffic: each frame is sent into the pipeline and its fate read back");
+    let scenarios = scenarios();
+    let mut inputs: BTreeMap<u32, Vec<(u64, Vec<u8>)>> = BTreeMap::new();
+    let mut outputs: BTreeMap<u32, Vec<(u64, Vec<u8>)>> = BTreeMap::new();
+    let mut summary = Vec::new();
+    let mut wrong = Vec::new();
+    let mut section = "";
+    for (i, s) in scenarios.iter().enumerate() {
+        let n = i + 1;
+        if s.section != section {
+            section = s.section;
+            println!("\n  {section}");
+        }
+        let ts = FIRST_TIMESTAMP_NS + n as u64 * 1_000_000_000;
+        let o = run_one(&mut sw, s.port, &s.frame);
+        let ok = matches(s.expect, s.port, &o);
+        say(&format!("  {n:>2}. "), s.what);
+        say(
+            "      sent       ",
+            &format!(
+                "{}: {}, {} bytes",
+                port_label(s.port),
+                describe_sent(s.port, &s.frame),
+                s.frame.len()
+            ),
+        );
+        for (verb, text) in fate_lines(s, &o) {
+            say(&format!("      {verb:<10} "), &text);
+        }
+        if ok {
+            println!("      check      as expected");
+        } else {
+            say(
+                "      check      ",
+                &format!("NOT AS EXPECTED: expected {}", s.expect.text()),
+            );
+            wrong.push(n);
+        }
+        inputs
+            .entry(s.port)
+            .or_default()
+            .push((ts, s.frame.clone()));
+        for (port, bytes) in &o.outputs {
+            outputs.entry(*port).or_default().push((ts, bytes.clone()));
+        }
+        summary.push((n, s.port, short_fate(&o), ok));
+    }
+
+    println!("\n4. Summary: where each frame was sent in, its fate, and whether that was expected");
+    println!("  {:>2}  {:<24}  {:<56}  check", "#", "sent on", "fate");
+    for (n, port, fate, ok) in &summary {
+        println!(
+            "  {n:>2}  {:<24}  {fate:<56}  {}",
+            port_label(*port),
+            if *ok { "ok" } else { "WRONG" }
+        );
+    }
+
+    println!("\n5. Counters read from the pipeline after the run");
+    say(
+        "  ",
+        "Per tenant (SdnIngress.tenant_packets, index = tenant id): frames classified to \
+         the tenant, from its VFs and from the network, whether forwarded or dropped \
+         afterwards.",
+    );
+    for t in TENANTS {
+        let (p, b) = sw
+            .counter("SdnIngress.tenant_packets", t.id)
+            .ok_or("no counter SdnIngress.tenant_packets")?;
+        println!(
+            "    tenant {} (id {}, VNI {}): {}, {}",
+            t.name,
+            t.id,
+            t.vni,
+            count(p, "frame"),
+            count(b, "byte")
+        );
+    }
+    say(
+        "  ",
+        "Per VF (index = port): received from the VF (SdnIngress.vf_rx), sent to it \
+         (SdnEgress.vf_tx), received and dropped (SdnIngress.vf_drops).",
+    );
+    println!(
+        "    {:<22} {:>16} {:>16} {:>9}",
+        "port", "received", "sent to it", "dropped"
+    );
+    for (port, _) in VFS {
+        let rx = sw
+            .counter("SdnIngress.vf_rx", port as usize)
+            .unwrap_or((0, 0));
+        let tx = sw
+            .counter("SdnEgress.vf_tx", port as usize)
+            .unwrap_or((0, 0));
+        let dropped = sw
+            .counter("SdnIngress.vf_drops", port as usize)
+            .map_or(0, |c| c.0);
+        println!(
+            "    {:<22} {:>16} {:>16} {dropped:>9}",
+            port_label(port).trim_start_matches("port "),
+            format!("{} ({} B)", rx.0, rx.1),
+            format!("{} ({} B)", tx.0, tx.1)
+        );
+    }
+    say(
+        "  ",
+        "Drops by reason (SdnIngress.drops and SdnEgress.drops, index = reason; \
+         non-zero only):",
+    );
+    for (stage, name) in [
+        ("ingress", "SdnIngress.drops"),
+        ("egress", "SdnEgress.drops"),
+    ] {
+        for (r, n) in drop_counts(&sw, name).into_iter().enumerate() {
+            if n > 0 {
+                println!("    {stage:<8} {r:>2}  {:<40} {n:>3}", drop_reason(r));
+            }
+        }
+    }
+
+    let dir = &args.out_dir;
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let dir = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+    remove_old_captures(&dir);
+    println!("\n6. Captures, in {} (open them in Wireshark)", shown(&dir));
+    for (port, packets) in &inputs {
+        let name = format!("in-port{port}.pcap");
+        write_pcap(&dir.join(&name), packets)?;
+        println!(
+            "  {name:<17} {} sent into {}",
+            count(packets.len() as u64, "frame"),
+            port_label(*port)
+        );
+    }
+    for (port, packets) in &outputs {
+        let name = format!("port{port}.pcap");
+        write_pcap(&dir.join(&name), packets)?;
+        let note = if *port == CPU_PORT {
+            " (each starts with the 3-byte packet_in header)"
+        } else {
+            ""
+        };
+        say(
+            &format!("  {name:<17} "),
+            &format!(
+                "{} the NIC sent out of {}{note}",
+                count(packets.len() as u64, "frame"),
+                port_label(*port)
+            ),
+        );
+    }
+    println!("  The same run from the captures (its portN.pcap files hold the same frames):");
+    let exe = std::env::current_exe().map_or_else(|_| "janus".to_string(), |p| shown(&p));
+    let mut words = vec![
+        format!("{exe} sim run {}", shown(&root.join(PROGRAM_PATH))),
+        format!("--entries {}", shown(&root.join(ENTRIES_PATH))),
+    ];
+    words.extend(
+        inputs
+            .keys()
+            .map(|p| format!("--in {p}={}", shown(&dir.join(format!("in-port{p}.pcap"))))),
+    );
+    words.push(format!("--out-dir {}", shown(&dir.join("replay"))));
+    let mut lines: Vec<String> = vec![String::new()];
+    for w in words {
+        let last = lines.last_mut().expect("one line");
+        if !last.is_empty() && last.len() + 1 + w.len() > WIDTH - 8 {
+            lines.push(w);
+        } else {
+            if !last.is_empty() {
+                last.push(' ');
+            }
+            last.push_str(&w);
+        }
+    }
+    println!("    {}", lines.join(" \\\n      "));
+
+    println!();
+    if wrong.is_empty() {
+        println!(
+            "All {} scenarios behaved as expected. Tables, entries and counters: \
+             docs/pipelines.md.",
+            scenarios.len()
+        );
+        Ok(true)
+    } else {
+        let list: Vec<String> = wrong.iter().map(|n| n.to_string()).collect();
+        println!(
+            "{} of {} scenarios did NOT behave as expected: {}",
+            wrong.len(),
+            scenarios.len(),
+            list.join(", ")
+        );
+        Ok(false)
+    }
 }

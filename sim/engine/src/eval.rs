@@ -1004,7 +1004,7 @@ impl<'a> Compiler<'a> {
     }
 
     /// `h.isValid()`: a header's validity byte, or any member's for a union.
-    fn validity(&mut self, receiver: &ir::Expr) -> Result<Node, CompileError> {
+    pub fn validity(&mut self, receiver: &ir::Expr) -> Result<Node, CompileError> {
         let place = self.place(receiver)?;
         match self.layouts.layout(receiver.ty)?.kind {
             LayoutKind::Header {

@@ -111,7 +111,7 @@ pub enum Op {
         stack: Place,
         stride: u32,
         size: u32,
-        elem_valid_byte: u32,
+        elem_valid_bytes: Vec<u32>,
         next_index: u32,
         count: i64,
     },
@@ -353,9 +353,11 @@ fn assign(
         return Ok(());
     }
     match &rhs.kind {
-        ExprKind::List(parts) => assign_parts(c, lhs, parts.iter().map(Part::Expr).collect(), out),
+        ExprKind::List(parts) => {
+            assign_parts(c, lhs, parts.iter().map(Part::Expr).collect(), out)?;
+        }
         ExprKind::Const(Value::List(vals)) => {
-            assign_parts(c, lhs, vals.iter().map(Part::Value).collect(), out)
+            assign_parts(c, lhs, vals.iter().map(Part::Value).collect(), out)?;
         }
         ExprKind::Var(_) | ExprKind::Field(..) | ExprKind::Index(..) => {
             let bytes = c.layouts.layout(lhs.ty)?.bytes;
@@ -364,12 +366,21 @@ fn assign(
                 src: c.place(rhs)?,
                 bytes,
             });
-            Ok(())
         }
-        ExprKind::DontCare => Ok(()),
-        ExprKind::InvalidHeader => invalidate(c, lhs, out),
-        _ => Err(CompileError::Unsupported("this composite value")),
+        ExprKind::DontCare => return Ok(()),
+        ExprKind::InvalidHeader => return invalidate(c, lhs, out),
+        _ => return Err(CompileError::Unsupported("this composite value")),
     }
+    // A union member that the assignment made valid is the only valid one.
+    if is_header(c, lhs.ty)? {
+        let mut siblings = Vec::new();
+        invalidate_union_siblings(c, lhs, &mut siblings)?;
+        if !siblings.is_empty() {
+            let valid = c.validity(lhs)?;
+            out.push(Op::If(valid, siblings, Vec::new()));
+        }
+    }
+    Ok(())
 }
 
 /// `h = {#}`: the header (or every member of the union) becomes invalid.
@@ -880,11 +891,20 @@ fn builtin(
                 Some(ExprKind::Const(Value::Int(n))) => i64::try_from(n).unwrap_or(i64::MAX),
                 _ => return Err(CompileError::Unsupported("a non-constant push/pop count")),
             };
-            let LayoutKind::Header {
-                valid_bit_offset, ..
-            } = c.layouts.layout(elem)?.kind
-            else {
-                return Err(CompileError::Unsupported("push/pop on a stack of unions"));
+            // The validity bytes of an element: a header's, or each member's
+            // of a union (freed elements become invalid).
+            let valid_bytes = match c.layouts.layout(elem)?.kind {
+                LayoutKind::Header {
+                    valid_bit_offset, ..
+                } => vec![valid_bit_offset / 8],
+                LayoutKind::Union { members } => {
+                    let mut bytes = Vec::with_capacity(members.len());
+                    for m in members {
+                        bytes.push(m.bit_offset / 8 + header_shape(c, m.ty)?.valid_byte);
+                    }
+                    bytes
+                }
+                _ => return Err(CompileError::Unsupported("push/pop on this stack")),
             };
             let count = if method == BuiltinMethod::PushFront {
                 count
@@ -895,7 +915,7 @@ fn builtin(
                 stack: place,
                 stride: stride / 8,
                 size,
-                elem_valid_byte: valid_bit_offset / 8,
+                elem_valid_bytes: valid_bytes,
                 next_index: next_index_bit_offset / 8,
                 count,
             });
@@ -1262,7 +1282,7 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
             stack,
             stride,
             size,
-            elem_valid_byte,
+            elem_valid_bytes,
             next_index,
             count,
         } => {
@@ -1272,7 +1292,7 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
                     (bit / 8) as usize,
                     *stride as usize,
                     *size as usize,
-                    *elem_valid_byte as usize,
+                    elem_valid_bytes,
                     *next_index as usize,
                     *count,
                 );
@@ -1605,10 +1625,15 @@ fn stack_shift(
     base: usize,
     stride: usize,
     size: usize,
-    valid: usize,
+    valid: &[u32],
     next: usize,
     count: i64,
 ) {
+    let invalidate = |arena: &mut [u8], elem: usize| {
+        for v in valid {
+            arena[base + elem * stride + *v as usize] = 0;
+        }
+    };
     let n = count.unsigned_abs().min(size as u64) as usize;
     let elems = base..base + stride * size;
     if count > 0 {
@@ -1617,12 +1642,12 @@ fn stack_shift(
             elems.start + stride * n,
         );
         for i in 0..n {
-            arena[base + i * stride + valid] = 0;
+            invalidate(arena, i);
         }
     } else {
         arena.copy_within(elems.start + stride * n..elems.end, elems.start);
         for i in size - n..size {
-            arena[base + i * stride + valid] = 0;
+            invalidate(arena, i);
         }
     }
     let at = base + next;

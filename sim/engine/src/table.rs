@@ -317,10 +317,8 @@ impl TableState {
                 .position(|x| p.actions[x.action.0 as usize].name == "NoAction")
                 .map(|i| (i, Vec::new())),
         };
-        // `entries` / `const entries`: earlier entries win unless a
-        // priority is written (P4_16: the first matching entry in order).
-        let n = t.entries.len() as i64;
-        for (i, e) in t.entries.iter().enumerate() {
+        let priorities = entry_priorities(t);
+        for (e, priority) in t.entries.iter().zip(priorities) {
             let key = e
                 .keys
                 .iter()
@@ -344,11 +342,6 @@ impl TableState {
                     "an entry argument that is not a constant",
                 ))?);
             }
-            let priority = e
-                .priority
-                .as_ref()
-                .and_then(|v| i64::try_from(v).ok())
-                .unwrap_or(n - i as i64);
             // Duplicates in a program's entries: the first one stands.
             let _ = table.insert(Entry {
                 key,
@@ -847,6 +840,41 @@ impl TableState {
                 FieldMatch::Optional(v) => v.as_ref().is_none_or(|v| k == v),
             })
     }
+}
+
+/// The priority of each of a program's `entries`, larger winning (P4_16,
+/// "Entry priorities"): with none written, the first entry wins; else an
+/// entry without one takes the previous entry's minus `priority_delta`
+/// (plus, with `largest_priority_wins = false`), and with
+/// `largest_priority_wins = false` the smaller number wins, so priorities
+/// are negated. Equal priorities: the earlier entry wins.
+fn entry_priorities(t: &janus_p4::ir::Table) -> Vec<i64> {
+    let written: Vec<Option<i64>> = t
+        .entries
+        .iter()
+        .map(|e| e.priority.as_ref().and_then(|v| i64::try_from(v).ok()))
+        .collect();
+    let n = written.len() as i64;
+    if written.iter().all(Option::is_none) {
+        return (0..n).map(|i| n - i).collect();
+    }
+    let delta = i64::try_from(t.priority_delta).unwrap_or(i64::MAX);
+    let mut previous: Option<i64> = None;
+    let mut out = Vec::with_capacity(written.len());
+    for w in written {
+        let p = match (w, previous) {
+            (Some(p), _) => p,
+            (None, Some(q)) if t.largest_priority_wins => q.saturating_sub(delta),
+            (None, Some(q)) => q.saturating_add(delta),
+            // The first entry has none though others do (p4c rejects
+            // this): it ranks first.
+            (None, None) if t.largest_priority_wins => i64::MAX,
+            (None, None) => i64::MIN + 1,
+        };
+        previous = Some(p);
+        out.push(if t.largest_priority_wins { p } else { -p });
+    }
+    out
 }
 
 /// One key field of a program-written entry, as its table's match kind reads it.

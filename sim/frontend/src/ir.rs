@@ -314,6 +314,12 @@ pub struct Table {
     pub direct_counter: Option<InstanceId>,
     pub direct_meter: Option<InstanceId>,
     pub support_timeout: bool,
+    /// `largest_priority_wins` (default true): whether the larger or the
+    /// smaller priority of the program's `entries` wins.
+    pub largest_priority_wins: bool,
+    /// `priority_delta` (default 1): the step between the priorities of
+    /// consecutive entries that do not write one.
+    pub priority_delta: u64,
     pub annotations: Vec<crate::ast::Annotation>,
     pub span: Span,
 }

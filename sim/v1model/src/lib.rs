@@ -214,7 +214,13 @@ impl V1Switch {
         let arena_bytes = sm_at + layouts.layout(sm_ty)?.bytes;
         let std = std_meta(&program, &mut layouts, sm_ty, sm_at)?;
         let mut field_lists = HashMap::new();
-        collect_field_lists(&program, &mut layouts, m_ty, m_at * 8, &mut field_lists)?;
+        collect_field_lists(
+            &program,
+            &mut layouts,
+            (m_ty, m_at * 8),
+            &[],
+            &mut field_lists,
+        )?;
         // Which shared copy each block parameter denotes, by position:
         // (parser: b, h, m, sm), (verify: h, m), (ingress/egress: h, m, sm),
         // (compute: h, m), (deparser: b, h).
@@ -569,11 +575,15 @@ impl V1Switch {
 
 /// The `@field_list` ids of the scalar fields of struct `ty` at `bit`,
 /// nested structs included.
+/// The (bit, width) of every scalar of the struct `ty` at `bit` in each
+/// `@field_list(id)`: a field's own lists, and those of every enclosing
+/// struct member (`inherited`; an annotated struct member lists all the
+/// fields inside it, as p4c flattens it).
 fn collect_field_lists(
     p: &ir::Program,
     layouts: &mut Layouts<'_>,
-    ty: janus_p4::types::TyId,
-    bit: u32,
+    (ty, bit): (janus_p4::types::TyId, u32),
+    inherited: &[u32],
     out: &mut HashMap<u32, Vec<(u32, u32)>>,
 ) -> Result<(), LoadError> {
     let Some(info) = p.types.struct_info(ty) else {
@@ -584,13 +594,15 @@ fn collect_field_lists(
     };
     for (f, slot) in info.fields.iter().zip(&fields) {
         let at = bit + slot.bit_offset;
+        let mut lists = inherited.to_vec();
+        lists.extend(f.field_lists.iter().filter(|l| !inherited.contains(l)));
         match janus_engine::eval::scalar_shape(&p.types, f.ty) {
             Some((width, _)) => {
-                for &list in &f.field_lists {
+                for &list in &lists {
                     out.entry(list).or_default().push((at, width));
                 }
             }
-            None => collect_field_lists(p, layouts, f.ty, at, out)?,
+            None => collect_field_lists(p, layouts, (f.ty, at), &lists, out)?,
         }
     }
     Ok(())

@@ -26,6 +26,8 @@ impl Checker<'_> {
             direct_counter: None,
             direct_meter: None,
             support_timeout: false,
+            largest_priority_wins: true,
+            priority_delta: 1,
             annotations: t.annotations.clone(),
             span,
         };
@@ -502,6 +504,23 @@ impl Checker<'_> {
                     table.direct_counter = inst;
                 } else {
                     table.direct_meter = inst;
+                }
+            }
+            "largest_priority_wins" => {
+                let v = self.expr(value, Some(TypeTable::BOOL));
+                table.largest_priority_wins =
+                    !matches!(v.kind, ExprKind::Const(ir::Value::Bool(false)));
+            }
+            "priority_delta" => {
+                let v = self.expr(value, None);
+                match const_u64_of(&v) {
+                    Some(n) if n > 0 => table.priority_delta = n,
+                    _ if self.is_unknown(v.ty) => {}
+                    _ => self.error(
+                        Code::NotConstant,
+                        value.span,
+                        "a table's `priority_delta` must be a positive integer constant",
+                    ),
                 }
             }
             "support_timeout" => {
