@@ -62,9 +62,13 @@ fn children_ref(e: &Expr) -> Vec<&Expr> {
     children!(&e.kind, as_ref, iter)
 }
 
+mod generics;
+
 /// Lowers every body of `p`: block states and apply blocks, actions and
-/// functions.
+/// functions. Calls of generic functions first go to an instance of the
+/// function for their argument types.
 pub fn lower_calls(p: &mut Program) {
+    generics::instantiate(p);
     let reads_only = |params: &[ir::Param]| -> Vec<bool> {
         params
             .iter()
