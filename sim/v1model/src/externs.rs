@@ -4,10 +4,10 @@
 use crate::meter::{Color, Meter, Rate};
 use crate::{DROP_PORT, StdMeta};
 use janus_engine::env::Env;
-use janus_engine::eval::{Place, scalar_shape};
+use janus_engine::eval::{Node, Place, scalar_shape};
 use janus_engine::exec::Flow;
 use janus_engine::externs::{ExternArg, ExternHandler, ExternResolver};
-use janus_engine::value::Bits;
+use janus_engine::value::{Bits, read_word, write_word};
 use janus_p4::ir::{self, InstanceId, InstanceOf};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -439,11 +439,11 @@ impl ExternHandler for V1Externs {
             | Call::UpdateChecksum
             | Call::VerifyChecksumWithPayload
             | Call::UpdateChecksumWithPayload => {
-                let cond = self.value(args.first(), env).is_some_and(|b| b.to_bool());
-                let algo = self
-                    .value(args.get(3), env)
-                    .and_then(|b| b.to_u64())
-                    .unwrap_or(CSUM16);
+                let cond = self.num(args.first(), env) != 0;
+                let algo = match args.get(3) {
+                    Some(_) => self.num(args.get(3), env),
+                    None => CSUM16,
+                };
                 if !cond {
                     return Flow::Continue;
                 }
@@ -466,10 +466,9 @@ impl ExternHandler for V1Externs {
                 }
                 let sum = compute(algo, &self.scratch, bits, width);
                 if matches!(call, Call::UpdateChecksum | Call::UpdateChecksumWithPayload) {
-                    Bits::from_u64(width, false, sum).write_bits(env.arena, bit as usize);
+                    write_number(env.arena, bit, width, sum);
                 } else {
-                    let stored =
-                        Bits::read_bits(env.arena, bit as usize, width, false).as_u64_truncated();
+                    let stored = read_word(env.arena, bit as usize, width.min(64));
                     if stored != sum {
                         self.std.checksum_error.write(env.arena, 1);
                     }
@@ -576,13 +575,23 @@ impl V1Externs {
         if let Some(ExternArg::Place { place, ty }) = arg
             && let (Some(bit), Some(width)) = (place.resolve(env), self.width(*ty))
         {
-            Bits::from_u64(width, false, v).write_bits(env.arena, bit as usize);
+            write_number(env.arena, bit, width, v);
         }
     }
 
-    /// A scalar argument as a number (its low 64 bits; 0 when absent).
+    /// A scalar argument as a number (its low 64 bits; 0 when absent),
+    /// without building a value when it has at most 64 bits.
     fn num(&self, arg: Option<&ExternArg>, env: &Env<'_>) -> u64 {
-        self.value(arg, env).map_or(0, |b| b.as_u64_truncated())
+        match arg {
+            Some(ExternArg::Value(Node::Narrow(n))) => n.eval_word(env).v,
+            Some(ExternArg::Place { place, ty }) if self.width(*ty).is_some_and(|w| w <= 64) => {
+                let width = self.width(*ty).unwrap_or(0);
+                place
+                    .resolve(env)
+                    .map_or(0, |bit| read_word(env.arena, bit as usize, width))
+            }
+            _ => self.value(arg, env).map_or(0, |b| b.as_u64_truncated()),
+        }
     }
 
     /// A scalar argument's value: evaluated, or read from its place.
@@ -662,6 +671,15 @@ impl V1Externs {
                 }
             }
         }
+    }
+}
+
+/// Writes `v` as the `width`-bit field at `bit` (zero-extended past 64 bits).
+fn write_number(arena: &mut [u8], bit: u32, width: u32, v: u64) {
+    if width <= 64 {
+        write_word(arena, bit as usize, width, v);
+    } else {
+        Bits::from_u64(width, false, v).write_bits(arena, bit as usize);
     }
 }
 

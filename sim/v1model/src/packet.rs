@@ -195,8 +195,10 @@ impl V1Switch {
         std.egress_spec.write(&mut self.arena, 0);
         std.egress_rid.write(&mut self.arena, rid as u64);
         std.instance_type.write(&mut self.arena, instance_type);
-        let now = self.now_us();
-        std.egress_global_timestamp.write(&mut self.arena, now);
+        // The model has no queues: egress starts in the microsecond ingress
+        // did (one clock read per pass).
+        std.egress_global_timestamp
+            .write(&mut self.arena, self.now_us);
         self.externs.requests = Requests::default();
         self.run_block(Block::Egress, &[]);
         let requests = self.externs.requests;
