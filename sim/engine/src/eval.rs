@@ -684,6 +684,23 @@ impl<'a> Compiler<'a> {
         &self.program.types
     }
 
+    /// Whether `e` is a struct stored inside a header (a header field, or
+    /// a field of such a struct): its members are packed as on the wire,
+    /// not laid out as a struct of its own.
+    pub fn in_header(&mut self, e: &ir::Expr) -> Result<bool, CompileError> {
+        let ExprKind::Field(base, _) = &e.kind else {
+            return Ok(false);
+        };
+        if self.types().struct_info(e.ty).is_none() {
+            return Ok(false);
+        }
+        Ok(match self.layouts.layout(base.ty)?.kind {
+            LayoutKind::Header { .. } => true,
+            LayoutKind::Struct { .. } => self.in_header(base)?,
+            _ => false,
+        })
+    }
+
     /// The place an l-value (or any stored value) denotes.
     pub fn place(&mut self, e: &ir::Expr) -> Result<Place, CompileError> {
         match &e.kind {
@@ -696,6 +713,23 @@ impl<'a> Compiler<'a> {
                     bit: byte * 8,
                     ty: e.ty,
                 })
+            }
+            ExprKind::Field(base, idx) if self.in_header(base)? => {
+                // A struct inside a header is packed as on the wire.
+                let base_place = self.place(base)?;
+                let info = self
+                    .types()
+                    .struct_info(base.ty)
+                    .ok_or(CompileError::Unsupported("a field of a non-struct value"))?;
+                let mut offset = 0u32;
+                for f in &info.fields[..*idx as usize] {
+                    offset += self
+                        .types()
+                        .size_in_bits(f.ty)
+                        .ok_or(CompileError::Unsupported("this field inside a header"))?
+                        as u32;
+                }
+                Ok(base_place.part(offset, e.ty))
             }
             ExprKind::Field(base, idx) => {
                 let base_place = self.place(base)?;

@@ -18,7 +18,7 @@ use crate::value::{Bits, write_word};
 use janus_p4::ir::{
     self, BuiltinMethod, Callee, Direction, ExprKind, StmtKind, SwitchLabel, Value,
 };
-use janus_p4::types::TyId;
+use janus_p4::types::{TyId, TypeTable};
 
 /// How execution of a statement list ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -214,6 +214,42 @@ pub struct ActionImpl {
     pub copy_out: Vec<Op>,
 }
 
+/// A control's body as it runs on each apply of the instance built with
+/// `ctor_args`: its constructor parameters bound, its local declarations
+/// (and their initialisers) in order, then the apply block.
+pub fn compile_control(
+    c: &mut Compiler<'_>,
+    block: &ir::Block,
+    ctor_args: &[ir::Expr],
+) -> Result<Vec<Op>, CompileError> {
+    let mut ops = block_prologue(c, block, ctor_args)?;
+    ops.extend(compile_stmts(c, &block.apply)?);
+    Ok(ops)
+}
+
+/// What runs as a parser or control instance starts: its scalar
+/// constructor parameters take the instance's (constant) arguments, then
+/// its local declarations run.
+pub fn block_prologue(
+    c: &mut Compiler<'_>,
+    block: &ir::Block,
+    ctor_args: &[ir::Expr],
+) -> Result<Vec<Op>, CompileError> {
+    let mut ops = Vec::new();
+    for (p, arg) in block.ctor_params.iter().zip(ctor_args) {
+        if matches!(arg.kind, ExprKind::Const(_)) && is_scalar(c, p.ty) {
+            let param = ir::Expr {
+                ty: p.ty,
+                kind: ExprKind::Var(p.var),
+                span: arg.span,
+            };
+            assign(c, &param, arg, &mut ops)?;
+        }
+    }
+    ops.extend(compile_stmts(c, &block.locals)?);
+    Ok(ops)
+}
+
 /// Compiles a statement list of one frame.
 pub fn compile_stmts(c: &mut Compiler<'_>, stmts: &[ir::Stmt]) -> Result<Vec<Op>, CompileError> {
     let mut out = Vec::with_capacity(stmts.len());
@@ -315,6 +351,10 @@ fn assign(
     rhs: &ir::Expr,
     out: &mut Vec<Op>,
 ) -> Result<(), CompileError> {
+    if matches!(rhs.kind, ExprKind::DontCare) {
+        // `x = ...`: the type's default value (zero, headers invalid).
+        return zero(c, lhs, out);
+    }
     if let ExprKind::Call(Callee::Function(f), args) = &rhs.kind {
         // `x = f(...)`: the function's `return` writes x.
         let result = c.place(lhs)?;
@@ -359,6 +399,26 @@ fn assign(
         ExprKind::Const(Value::List(vals)) => {
             assign_parts(c, lhs, vals.iter().map(Part::Value).collect(), out)?;
         }
+        ExprKind::Var(_) | ExprKind::Field(..) | ExprKind::Index(..)
+            if c.in_header(lhs)? || c.in_header(rhs)? =>
+        {
+            // A struct packed inside a header and one laid out on its own
+            // differ: copy member by member.
+            let fields = c
+                .program
+                .types
+                .struct_info(lhs.ty)
+                .map_or(0, |s| s.fields.len());
+            for i in 0..fields {
+                let ty = field_ty(c, lhs.ty, i);
+                let member = |e: &ir::Expr| ir::Expr {
+                    ty,
+                    kind: ExprKind::Field(Box::new(e.clone()), i as u32),
+                    span: e.span,
+                };
+                assign(c, &member(lhs), &member(rhs), out)?;
+            }
+        }
         ExprKind::Var(_) | ExprKind::Field(..) | ExprKind::Index(..) => {
             let bytes = c.layouts.layout(lhs.ty)?.bytes;
             out.push(Op::Copy {
@@ -367,7 +427,6 @@ fn assign(
                 bytes,
             });
         }
-        ExprKind::DontCare => return Ok(()),
         ExprKind::InvalidHeader => return invalidate(c, lhs, out),
         _ => return Err(CompileError::Unsupported("this composite value")),
     }
@@ -401,6 +460,15 @@ fn invalidate(c: &mut Compiler<'_>, lhs: &ir::Expr, out: &mut Vec<Op>) -> Result
         });
     }
     Ok(())
+}
+
+/// The type of field `i` of the struct type `ty`.
+fn field_ty(c: &Compiler<'_>, ty: TyId, i: usize) -> TyId {
+    c.program
+        .types
+        .struct_info(ty)
+        .and_then(|s| s.fields.get(i))
+        .map_or(TypeTable::UNKNOWN, |f| f.ty)
 }
 
 /// After `header` (a member of a header union) becomes valid, every other
@@ -1042,7 +1110,7 @@ fn nested_apply(
     }
     match block.kind {
         ir::BlockKind::Control => {
-            let body = compile_stmts(&mut child, &block.apply)?;
+            let body = compile_control(&mut child, block, &instance.args)?;
             Ok(Op::CallAction {
                 copy_in,
                 body,
@@ -1050,7 +1118,7 @@ fn nested_apply(
             })
         }
         ir::BlockKind::Parser => {
-            let parser = crate::parser::compile_parser(&mut child, block)?;
+            let parser = crate::parser::compile_parser(&mut child, block, &instance.args)?;
             Ok(Op::SubParser {
                 copy_in,
                 parser: Box::new(parser),

@@ -63,10 +63,12 @@ fn children_ref(e: &Expr) -> Vec<&Expr> {
 }
 
 mod generics;
+mod returns;
 
 /// Lowers every body of `p`: block states and apply blocks, actions and
 /// functions. Calls of generic functions first go to an instance of the
-/// function for their argument types.
+/// function for their argument types; functions returning a composite
+/// value finally pass it out through a hidden `out` parameter.
 pub fn lower_calls(p: &mut Program) {
     generics::instantiate(p);
     let reads_only = |params: &[ir::Param]| -> Vec<bool> {
@@ -98,6 +100,7 @@ pub fn lower_calls(p: &mut Program) {
     for f in &mut p.functions {
         l.stmts(&mut f.body);
     }
+    returns::pass_out(p);
 }
 
 struct Lowerer<'p> {

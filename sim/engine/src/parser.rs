@@ -74,6 +74,9 @@ pub struct State {
 /// A parser ready to run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompiledParser {
+    /// The parser's constructor parameters and local declarations with
+    /// their initialisers, run once before `start`.
+    pub init: Vec<Op>,
     /// `states[0]` is `start`.
     pub states: Vec<State>,
     pub errors: ParserErrors,
@@ -91,7 +94,9 @@ pub enum Outcome {
 pub fn compile_parser(
     c: &mut Compiler<'_>,
     block: &ir::Block,
+    ctor_args: &[ir::Expr],
 ) -> Result<CompiledParser, CompileError> {
+    let init = crate::exec::block_prologue(c, block, ctor_args)?;
     let mut states = Vec::with_capacity(block.states.len());
     for s in &block.states {
         let mut ops = compile_stmts(c, &s.body)?;
@@ -137,6 +142,7 @@ pub fn compile_parser(
         });
     }
     Ok(CompiledParser {
+        init,
         states,
         errors: ParserErrors::of(c.program),
     })
@@ -184,6 +190,9 @@ fn simple_keyset(c: &Compiler<'_>, e: &ir::Expr, key_ty: TyId) -> Result<KeyMatc
 
 /// Runs a parser from `start` over `env.input`.
 pub fn run_parser(p: &CompiledParser, env: &mut Env<'_>) -> Outcome {
+    if let Flow::Reject(e) = run(&p.init, env) {
+        return Outcome::Reject((e != crate::exec::REJECT_WITHOUT_ERROR).then_some(e));
+    }
     let mut state = 0u32;
     for _ in 0..MAX_TRANSITIONS {
         let Some(s) = p.states.get(state as usize) else {

@@ -17,7 +17,7 @@ pub use externs::MAX_PENDING_DIGESTS;
 use externs::{Shared, V1Externs};
 use janus_engine::env::ApplyResult;
 use janus_engine::eval::{CompileError, Compiler};
-use janus_engine::exec::{Op, compile_stmts};
+use janus_engine::exec::{Op, compile_control};
 use janus_engine::layout::{LayoutKind, Layouts};
 use janus_engine::parser::{CompiledParser, compile_parser};
 use janus_engine::plan::StoragePlan;
@@ -196,7 +196,7 @@ impl V1Switch {
             let InstanceOf::Block(b) = instance.of else {
                 return Err(LoadError::BadArgument(i));
             };
-            blocks.push((b, instance.name.clone()));
+            blocks.push((b, instance.name.clone(), inst));
         }
         let plan = StoragePlan::new(&program)?;
         let mut layouts = Layouts::new(&program.types);
@@ -308,8 +308,9 @@ impl V1Switch {
         }
         let mut compiled: Vec<Vec<Op>> = Vec::with_capacity(6);
         let mut parser = None;
-        for (i, (b, path)) in blocks.iter().enumerate() {
+        for (i, (b, path, inst)) in blocks.iter().enumerate() {
             let block = &program.blocks[b.0 as usize];
+            let ctor_args = &program.instances[inst.0 as usize].args;
             let frame = plan.instance_frame(path).ok_or(LoadError::Compile {
                 block: path.clone(),
                 error: CompileError::Unsupported("an instance without storage"),
@@ -336,10 +337,10 @@ impl V1Switch {
                 error,
             };
             if i == 0 {
-                parser = Some(compile_parser(&mut c, block).map_err(err)?);
+                parser = Some(compile_parser(&mut c, block, ctor_args).map_err(err)?);
                 compiled.push(Vec::new());
             } else {
-                compiled.push(compile_stmts(&mut c, &block.apply).map_err(err)?);
+                compiled.push(compile_control(&mut c, block, ctor_args).map_err(err)?);
             }
         }
         let mut it = compiled.into_iter().skip(1);

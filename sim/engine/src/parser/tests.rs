@@ -77,7 +77,7 @@ fn setup() -> Setup {
         .find(|b| b.name == "P")
         .unwrap()
         .clone();
-    let parser = compile_parser(&mut c, &pblock).expect("parser compiles");
+    let parser = compile_parser(&mut c, &pblock, &[]).expect("parser compiles");
     let dblock = program
         .blocks
         .iter()
@@ -244,7 +244,7 @@ fn a_parser_that_never_consumes_times_out() {
         &program,
         f.vars.iter().map(|(v, o)| (*v, f.base + o)).collect(),
     );
-    let parser = compile_parser(&mut c, &program.blocks[0]).expect("compiles");
+    let parser = compile_parser(&mut c, &program.blocks[0], &[]).expect("compiles");
     let mut arena = vec![0u8; plan.arena_bytes as usize];
     let timeout = program
         .errors

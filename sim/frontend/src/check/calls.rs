@@ -652,7 +652,8 @@ impl Checker<'_> {
         let owners = sol.owners.clone();
         let mut checked: Vec<Option<ir::Expr>> = Vec::with_capacity(slots.len());
         for (p, slot) in sig.params.iter().zip(&slots) {
-            let Some(a) = slot else {
+            // An argument left out takes the parameter's default value.
+            let Some(value) = slot.map(|a| &a.value).or(p.default.as_ref()) else {
                 checked.push(None);
                 continue;
             };
@@ -662,7 +663,7 @@ impl Checker<'_> {
             } else {
                 Some(pty)
             };
-            let v = self.expr(&a.value, hint);
+            let v = self.expr(value, hint);
             let _ = self.unify(pty, v.ty, &mut sol);
             checked.push(Some(v));
         }

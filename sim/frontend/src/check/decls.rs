@@ -342,6 +342,7 @@ impl Checker<'_> {
                     ty,
                     has_default: p.default.is_some()
                         || ast::find_annotation(&p.annotations, "optional").is_some(),
+                    default: p.default.clone(),
                 }
             })
             .collect()

@@ -44,6 +44,9 @@ pub(crate) struct ParamSig {
     pub dir: Direction,
     pub ty: TyId,
     pub has_default: bool,
+    /// The default value written in the declaration (`bit<8> b = 0x10`),
+    /// passed when a call leaves the argument out.
+    pub default: Option<ast::Expr>,
 }
 
 /// The signature of a function, method, action, constructor or apply.
