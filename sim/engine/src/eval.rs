@@ -215,6 +215,12 @@ pub enum EqUnit {
         bit: u32,
         width: u32,
     },
+    /// A header's varbit field: equal lengths (the 4-byte counter `len`
+    /// bits from the field's start) and equal bits up to that length.
+    Varbit {
+        max: u32,
+        len: u32,
+    },
     /// Equal when both invalid, or both valid with equal wire bits.
     Header {
         bit: u32,
@@ -467,8 +473,26 @@ fn binary_word(op: BinOp, a: &Node, b: &Node, env: &Env<'_>) -> Word {
 
 fn unit_equal(arena: &[u8], x: u32, y: u32, u: &EqUnit) -> bool {
     let bits = |at: u32, width: u32| Bits::read_bits(arena, at as usize, width, false);
+    let same_bits = |from_x: u32, from_y: u32, n: u32| {
+        let mut off = 0;
+        while off < n {
+            let w = (n - off).min(64);
+            if bits(from_x + off, w) != bits(from_y + off, w) {
+                return false;
+            }
+            off += w;
+        }
+        true
+    };
     match *u {
         EqUnit::Scalar { bit, width } => bits(x + bit, width) == bits(y + bit, width),
+        EqUnit::Varbit { max, len } => {
+            let (lx, ly) = (
+                read_u32(arena, (x + len) / 8),
+                read_u32(arena, (y + len) / 8),
+            );
+            lx == ly && same_bits(x, y, lx.min(max))
+        }
         EqUnit::Header {
             bit,
             wire_bits,
@@ -481,18 +505,7 @@ fn unit_equal(arena: &[u8], x: u32, y: u32, u: &EqUnit) -> bool {
             if vx != vy {
                 return false;
             }
-            if !vx {
-                return true;
-            }
-            let mut off = 0;
-            while off < wire_bits {
-                let w = (wire_bits - off).min(64);
-                if bits(x + bit + off, w) != bits(y + bit + off, w) {
-                    return false;
-                }
-                off += w;
-            }
-            true
+            !vx || same_bits(x + bit, y + bit, wire_bits)
         }
     }
 }
@@ -527,6 +540,48 @@ fn eval_binary(op: BinOp, a: &Node, b: &Node, env: &Env<'_>) -> Bits {
         BinOp::Gt => cmp(|o| o == Ordering::Greater),
         BinOp::Ge => cmp(|o| o != Ordering::Less),
         BinOp::And | BinOp::Or => unreachable!("handled above"),
+    }
+}
+
+/// True if `e` is a list or struct literal (not a stored value).
+fn is_literal(e: &ir::Expr) -> bool {
+    matches!(e.kind, ExprKind::List(_) | ExprKind::Const(Value::List(_)))
+}
+
+/// The member types of a struct or tuple type.
+fn member_types(types: &TypeTable, ty: TyId) -> Option<Vec<TyId>> {
+    match types.get(ty) {
+        Ty::Tuple(tys) => Some(tys.clone()),
+        Ty::Struct(_) if !types.is_header(ty) && !types.is_union(ty) => {
+            Some(types.struct_info(ty)?.fields.iter().map(|f| f.ty).collect())
+        }
+        _ => None,
+    }
+}
+
+/// The members of a struct or tuple value `e` (of member types `tys`), as
+/// expressions: the parts of a literal, or fields of a stored value.
+fn members(e: &ir::Expr, tys: &[TyId]) -> Vec<ir::Expr> {
+    match &e.kind {
+        ExprKind::List(parts) => parts.clone(),
+        ExprKind::Const(Value::List(vals)) => vals
+            .iter()
+            .zip(tys)
+            .map(|(v, ty)| ir::Expr {
+                ty: *ty,
+                kind: ExprKind::Const(v.clone()),
+                span: e.span,
+            })
+            .collect(),
+        _ => tys
+            .iter()
+            .enumerate()
+            .map(|(i, ty)| ir::Expr {
+                ty: *ty,
+                kind: ExprKind::Field(Box::new(e.clone()), i as u32),
+                span: e.span,
+            })
+            .collect(),
     }
 }
 
@@ -755,9 +810,19 @@ impl<'a> Compiler<'a> {
             }
             ExprKind::Index(base, index) => {
                 let base_place = self.place(base)?;
-                let LayoutKind::Stack { stride, size, .. } = self.layouts.layout(base.ty)?.kind
-                else {
-                    return Err(CompileError::Unsupported("indexing a tuple"));
+                let layout = self.layouts.layout(base.ty)?.kind;
+                if let (LayoutKind::Struct { fields }, ExprKind::Const(Value::Int(i))) =
+                    (&layout, &index.kind)
+                {
+                    // `t[i]` of a tuple: its member i.
+                    let slot = usize::try_from(i)
+                        .ok()
+                        .and_then(|i| fields.get(i))
+                        .ok_or(CompileError::Unsupported("a tuple index out of range"))?;
+                    return Ok(base_place.part(slot.bit_offset, e.ty));
+                }
+                let LayoutKind::Stack { stride, size, .. } = layout else {
+                    return Err(CompileError::Unsupported("indexing a tuple at run time"));
                 };
                 let index = self.node(index)?;
                 if let Node::Const(i) = &index {
@@ -871,6 +936,41 @@ impl<'a> Compiler<'a> {
                 })
             }
             ExprKind::Unary(op, a) => Ok(Node::Unary(*op, Box::new(self.node_tree(a)?))),
+            ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b)
+                if scalar_shape(types, a.ty).is_none() && (is_literal(a) || is_literal(b)) =>
+            {
+                // A struct or tuple against a literal: member by member.
+                let tys = member_types(types, a.ty)
+                    .ok_or(CompileError::Unsupported("comparing this literal"))?;
+                let (pa, pb) = (members(a, &tys), members(b, &tys));
+                let mut all: Option<ir::Expr> = None;
+                for (x, y) in pa.into_iter().zip(pb) {
+                    let eq = ir::Expr {
+                        ty: TypeTable::BOOL,
+                        kind: ExprKind::Binary(BinOp::Eq, Box::new(x), Box::new(y)),
+                        span: e.span,
+                    };
+                    all = Some(match all {
+                        None => eq,
+                        Some(prev) => ir::Expr {
+                            ty: TypeTable::BOOL,
+                            kind: ExprKind::Binary(BinOp::And, Box::new(prev), Box::new(eq)),
+                            span: e.span,
+                        },
+                    });
+                }
+                let all = all.unwrap_or(ir::Expr {
+                    ty: TypeTable::BOOL,
+                    kind: ExprKind::Const(Value::Bool(true)),
+                    span: e.span,
+                });
+                let node = self.node_tree(&all)?;
+                Ok(if *op == BinOp::Eq {
+                    node
+                } else {
+                    Node::Unary(UnOp::Not, Box::new(node))
+                })
+            }
             ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b)
                 if scalar_shape(types, a.ty).is_none() =>
             {
@@ -995,12 +1095,34 @@ impl<'a> Compiler<'a> {
             return Ok(Node::Unary(UnOp::Not, Box::new(valid)));
         }
         let mut units = Vec::new();
-        self.eq_units(a.ty, 0, &mut units)?;
+        match self.varbit_field(a)? {
+            Some((max, len)) => units.push(EqUnit::Varbit { max, len }),
+            None => self.eq_units(a.ty, 0, &mut units)?,
+        }
         Ok(Node::Equal {
             a: Box::new(self.place(a)?),
             b: Box::new(self.place(b)?),
             units,
         })
+    }
+
+    /// For a varbit field of a header: its maximum and where its current
+    /// length is, in bits from the field's start.
+    fn varbit_field(&mut self, e: &ir::Expr) -> Result<Option<(u32, u32)>, CompileError> {
+        let (Ty::Varbit { max }, ExprKind::Field(header, idx)) = (self.types().get(e.ty), &e.kind)
+        else {
+            return Ok(None);
+        };
+        let LayoutKind::Header {
+            fields,
+            varbit_len_bit_offset: Some(len),
+            ..
+        } = self.layouts.layout(header.ty)?.kind
+        else {
+            return Ok(None);
+        };
+        let at = fields[*idx as usize].bit_offset;
+        Ok(Some((*max, len - at)))
     }
 
     fn eq_units(&mut self, ty: TyId, at: u32, out: &mut Vec<EqUnit>) -> Result<(), CompileError> {

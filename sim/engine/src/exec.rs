@@ -384,6 +384,23 @@ fn assign(
         });
         return Ok(());
     }
+    if let ExprKind::Call(Callee::ExternMethod { receiver, name, .. }, _) = &rhs.kind
+        && name == "lookahead"
+        && is_packet_in(&c.program.types, receiver.ty)
+        && !is_scalar(c, lhs.ty)
+    {
+        // A struct from `lookahead<S>()`: each field from its bits.
+        let need = c
+            .program
+            .types
+            .size_in_bits(lhs.ty)
+            .ok_or(CompileError::Unsupported("lookahead of this type"))? as u32;
+        out.push(Op::Require {
+            bits: need,
+            too_short: ParserErrors::of(c.program).packet_too_short,
+        });
+        return peek_fields(c, lhs, 0, need, out);
+    }
     if is_scalar(c, lhs.ty) {
         let value = guarded(c, rhs, out)?;
         out.push(Op::Store {
@@ -462,6 +479,52 @@ fn invalidate(c: &mut Compiler<'_>, lhs: &ir::Expr, out: &mut Vec<Op>) -> Result
     Ok(())
 }
 
+/// Stores into each scalar field of the struct `lhs` the bits of the
+/// packet `offset` bits past the cursor (a struct `lookahead`), in order.
+fn peek_fields(
+    c: &mut Compiler<'_>,
+    lhs: &ir::Expr,
+    mut offset: u32,
+    need: u32,
+    out: &mut Vec<Op>,
+) -> Result<(), CompileError> {
+    let fields = c
+        .program
+        .types
+        .struct_info(lhs.ty)
+        .filter(|_| !is_header(c, lhs.ty).unwrap_or(true))
+        .ok_or(CompileError::Unsupported("lookahead of this type"))?
+        .fields
+        .len();
+    for i in 0..fields {
+        let ty = field_ty(c, lhs.ty, i);
+        let field = ir::Expr {
+            ty,
+            kind: ExprKind::Field(Box::new(lhs.clone()), i as u32),
+            span: lhs.span,
+        };
+        let bits = c
+            .program
+            .types
+            .size_in_bits(ty)
+            .ok_or(CompileError::Unsupported("lookahead of this type"))? as u32;
+        match scalar_shape(&c.program.types, ty) {
+            Some((width, signed)) => out.push(Op::Store {
+                place: c.place(&field)?,
+                value: Node::Lookahead {
+                    offset,
+                    width,
+                    signed,
+                    need,
+                },
+            }),
+            None => peek_fields(c, &field, offset, need, out)?,
+        }
+        offset += bits;
+    }
+    Ok(())
+}
+
 /// The type of field `i` of the struct type `ty`.
 fn field_ty(c: &Compiler<'_>, ty: TyId, i: usize) -> TyId {
     c.program
@@ -514,6 +577,30 @@ fn assign_parts(
     out: &mut Vec<Op>,
 ) -> Result<(), CompileError> {
     let layout = c.layouts.layout(lhs.ty)?;
+    if let LayoutKind::Stack { elem, .. } = layout.kind {
+        // `stack = { h0, h1, ... }`: element by element.
+        for (i, part) in parts.into_iter().enumerate() {
+            let element = ir::Expr {
+                ty: elem,
+                kind: ExprKind::Index(
+                    Box::new(lhs.clone()),
+                    Box::new(ir::Expr {
+                        ty: TypeTable::INF_INT,
+                        kind: ExprKind::Const(Value::Int((i as u64).into())),
+                        span: lhs.span,
+                    }),
+                ),
+                span: lhs.span,
+            };
+            match part {
+                Part::Expr(e) => assign(c, &element, e, out)?,
+                Part::Value(_) => {
+                    return Err(CompileError::Unsupported("a constant assigned to a stack"));
+                }
+            }
+        }
+        return Ok(());
+    }
     let (field_tys, header): (Vec<TyId>, Option<(u32, u32)>) = match &layout.kind {
         LayoutKind::Header {
             fields,
@@ -589,10 +676,12 @@ fn call(c: &mut Compiler<'_>, e: &ir::Expr, out: &mut Vec<Op>) -> Result<(), Com
             out.push(apply_table(c, *t)?);
             Ok(())
         }
-        Callee::ExternMethod { receiver, name, .. }
-            if is_packet_in(&c.program.types, receiver.ty) =>
-        {
-            packet_in_call(c, name, args, out)
+        Callee::ExternMethod {
+            receiver,
+            name,
+            type_args,
+        } if is_packet_in(&c.program.types, receiver.ty) => {
+            packet_in_call(c, name, args, type_args, out)
         }
         Callee::ExternMethod { receiver, name, .. }
             if name == "emit" && is_packet_out(&c.program.types, receiver.ty) =>
@@ -674,6 +763,7 @@ fn packet_in_call(
     c: &mut Compiler<'_>,
     name: &str,
     args: &[Option<ir::Expr>],
+    type_args: &[TyId],
     out: &mut Vec<Op>,
 ) -> Result<(), CompileError> {
     let errors = ParserErrors::of(c.program);
@@ -682,6 +772,21 @@ fn packet_in_call(
             let Some(Some(target)) = args.first() else {
                 return Err(CompileError::Unsupported("extract without an argument"));
             };
+            if let (ExprKind::DontCare, Some(ty)) = (&target.kind, type_args.first()) {
+                // `extract<T>(_)`: T's bits are skipped.
+                let bits = c
+                    .program
+                    .types
+                    .size_in_bits(*ty)
+                    .ok_or(CompileError::Unsupported(
+                        "extract into `_` of a type without a size",
+                    ))?;
+                out.push(Op::Advance {
+                    bits: Node::Const(Bits::from_u64(32, false, bits)),
+                    too_short: errors.packet_too_short,
+                });
+                return Ok(());
+            }
             let header = c.place(target)?;
             let shape = header_shape(c, target.ty)?;
             let next_index = match &header {

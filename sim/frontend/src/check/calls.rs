@@ -528,6 +528,10 @@ impl Checker<'_> {
         let Some(inst) = inst else {
             return unknown(span);
         };
+        // The enclosing block owns the anonymous instance, as if declared.
+        if let Some(b) = self.current_block {
+            self.prog.blocks[b.0 as usize].instances.push(inst);
+        }
         let recv = mk(ty, ExprKind::Instance(inst), path.name.span);
         self.block_apply(recv, idx, &[], args, span)
     }

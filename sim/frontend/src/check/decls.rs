@@ -500,7 +500,10 @@ impl Checker<'_> {
             let block = &mut c.prog.blocks[ir_id.0 as usize];
             block.params = params;
             block.ctor_params = ctor_params;
-            (body(c, ir_id), sigs, ctor_sigs)
+            let outer = c.current_block.replace(ir_id);
+            let out = body(c, ir_id);
+            c.current_block = outer;
+            (out, sigs, ctor_sigs)
         });
         self.ctx = saved;
         let idx = self.blocks.len() as u32;

@@ -170,6 +170,8 @@ pub(crate) struct Checker<'a> {
     pub(crate) externs: Vec<ExternInfo>,
     pub(crate) ext_functions: Vec<(String, Sig)>,
     pub(crate) blocks: Vec<BlockInfo>,
+    /// The parser or control whose body is being checked.
+    pub(crate) current_block: Option<ir::BlockId>,
     pub(crate) fn_sigs: Vec<Sig>,
     pub(crate) action_sigs: Vec<Vec<ParamSig>>,
     pub(crate) generic_structs: Vec<ast::StructDecl>,
@@ -193,6 +195,7 @@ impl<'a> Checker<'a> {
             externs: Vec::new(),
             ext_functions: Vec::new(),
             blocks: Vec::new(),
+            current_block: None,
             fn_sigs: Vec::new(),
             action_sigs: Vec::new(),
             generic_structs: Vec::new(),
