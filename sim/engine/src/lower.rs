@@ -62,6 +62,7 @@ fn children_ref(e: &Expr) -> Vec<&Expr> {
     children!(&e.kind, as_ref, iter)
 }
 
+mod for_in;
 mod generics;
 mod returns;
 
@@ -71,6 +72,7 @@ mod returns;
 /// value finally pass it out through a hidden `out` parameter.
 pub fn lower_calls(p: &mut Program) {
     generics::instantiate(p);
+    for_in::rewrite(p);
     let reads_only = |params: &[ir::Param]| -> Vec<bool> {
         params
             .iter()

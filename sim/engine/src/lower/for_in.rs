@@ -1,0 +1,198 @@
+//! `for (T x in collection) body` (P4_16 1.2.5) as a C-style loop the
+//! compiler runs:
+//!
+//! - over a range `lo .. hi` (both ends included, each evaluated once): `x`
+//!   takes each value in turn; an empty range (`lo > hi`) runs nothing, and
+//!   a range ending at the type's maximum does not wrap around;
+//! - over a header stack: `x` is a copy of each element in turn, from
+//!   index 0 to the stack's size.
+//!
+//! `break` and `continue` keep their meaning: the step to the next value
+//! is the loop's update, which `continue` runs.
+
+use janus_p4::ir::{BinOp, Expr, ExprKind, Program, Stmt, StmtKind, Value, Var, VarId, VarKind};
+use janus_p4::source::Span;
+use janus_p4::types::{Ty, TyId, TypeTable};
+
+use super::{stmt, take};
+
+/// Rewrites every `for ... in` loop of `p` over a range or a header stack.
+pub(super) fn rewrite(p: &mut Program) {
+    let mut r = Rewriter {
+        types: &mut p.types,
+        vars: &mut p.vars,
+    };
+    for b in &mut p.blocks {
+        r.stmts(&mut b.apply);
+        b.states.iter_mut().for_each(|s| r.stmts(&mut s.body));
+    }
+    p.actions.iter_mut().for_each(|a| r.stmts(&mut a.body));
+    p.functions.iter_mut().for_each(|f| r.stmts(&mut f.body));
+}
+
+struct Rewriter<'p> {
+    types: &'p mut TypeTable,
+    vars: &'p mut Vec<Var>,
+}
+
+impl Rewriter<'_> {
+    fn stmts(&mut self, stmts: &mut [Stmt]) {
+        for s in stmts {
+            match &mut s.kind {
+                StmtKind::If(_, a, b) => {
+                    self.stmts(a);
+                    self.stmts(b);
+                }
+                StmtKind::Block(b) => self.stmts(b),
+                StmtKind::Switch(_, cases) => {
+                    cases.iter_mut().for_each(|c| self.stmts(&mut c.body))
+                }
+                StmtKind::For {
+                    init, update, body, ..
+                } => {
+                    self.stmts(init);
+                    self.stmts(update);
+                    self.stmts(body);
+                }
+                StmtKind::ForIn { body, .. } => {
+                    self.stmts(body);
+                    if let Some(kind) = self.for_in(s) {
+                        s.kind = kind;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The loop `s` (a `ForIn`) rewritten, if its collection is a range or
+    /// a header stack.
+    fn for_in(&mut self, s: &mut Stmt) -> Option<StmtKind> {
+        let StmtKind::ForIn {
+            var,
+            collection,
+            body,
+        } = &mut s.kind
+        else {
+            return None;
+        };
+        let (var, span) = (*var, s.span);
+        let ty = self.vars[var.0 as usize].ty;
+        let x = expr(ty, ExprKind::Var(var), span);
+        match &mut collection.kind {
+            ExprKind::Range(lo, hi) => {
+                let (lo, hi) = (take(lo), take(hi));
+                let last = self.temp(ty, span);
+                let go = self.temp(TypeTable::BOOL, span);
+                let last_e = expr(ty, ExprKind::Var(last), span);
+                let go_e = expr(TypeTable::BOOL, ExprKind::Var(go), span);
+                let step = stmt(
+                    StmtKind::If(
+                        binary(BinOp::Eq, x.clone(), last_e.clone(), TypeTable::BOOL),
+                        vec![stmt(
+                            StmtKind::Assign(go_e.clone(), boolean(false, span)),
+                            span,
+                        )],
+                        vec![stmt(
+                            StmtKind::Assign(
+                                x.clone(),
+                                binary(BinOp::Add, x.clone(), one(ty, span), ty),
+                            ),
+                            span,
+                        )],
+                    ),
+                    span,
+                );
+                Some(StmtKind::Block(vec![
+                    stmt(StmtKind::Declare(var, Some(lo)), span),
+                    stmt(StmtKind::Declare(last, Some(hi)), span),
+                    stmt(
+                        StmtKind::Declare(go, Some(binary(BinOp::Le, x, last_e, TypeTable::BOOL))),
+                        span,
+                    ),
+                    stmt(
+                        StmtKind::For {
+                            init: Vec::new(),
+                            cond: Some(go_e),
+                            update: vec![step],
+                            body: std::mem::take(body),
+                        },
+                        span,
+                    ),
+                ]))
+            }
+            _ => {
+                let Ty::Stack { size, .. } = self.types.get(collection.ty).clone() else {
+                    return None;
+                };
+                let stack = take(collection);
+                let index_ty = self.types.intern(Ty::Bits {
+                    width: 32,
+                    signed: false,
+                });
+                let index = self.temp(index_ty, span);
+                let index_e = expr(index_ty, ExprKind::Var(index), span);
+                let size_e = expr(index_ty, ExprKind::Const(Value::Int(size.into())), span);
+                let element = expr(
+                    ty,
+                    ExprKind::Index(Box::new(stack), Box::new(index_e.clone())),
+                    span,
+                );
+                let mut each = vec![stmt(StmtKind::Declare(var, Some(element)), span)];
+                each.append(body);
+                Some(StmtKind::Block(vec![
+                    stmt(
+                        StmtKind::Declare(
+                            index,
+                            Some(expr(index_ty, ExprKind::Const(Value::Int(0.into())), span)),
+                        ),
+                        span,
+                    ),
+                    stmt(
+                        StmtKind::For {
+                            init: Vec::new(),
+                            cond: Some(binary(BinOp::Lt, index_e.clone(), size_e, TypeTable::BOOL)),
+                            update: vec![stmt(
+                                StmtKind::Assign(
+                                    index_e.clone(),
+                                    binary(BinOp::Add, index_e, one(index_ty, span), index_ty),
+                                ),
+                                span,
+                            )],
+                            body: each,
+                        },
+                        span,
+                    ),
+                ]))
+            }
+        }
+    }
+
+    fn temp(&mut self, ty: TyId, span: Span) -> VarId {
+        let id = VarId(self.vars.len() as u32);
+        self.vars.push(Var {
+            name: format!("$loop{}", id.0),
+            ty,
+            kind: VarKind::Local,
+            span,
+        });
+        id
+    }
+}
+
+fn expr(ty: TyId, kind: ExprKind, span: Span) -> Expr {
+    Expr { ty, kind, span }
+}
+
+fn binary(op: BinOp, a: Expr, b: Expr, ty: TyId) -> Expr {
+    let span = a.span;
+    expr(ty, ExprKind::Binary(op, Box::new(a), Box::new(b)), span)
+}
+
+fn one(ty: TyId, span: Span) -> Expr {
+    expr(ty, ExprKind::Const(Value::Int(1.into())), span)
+}
+
+fn boolean(b: bool, span: Span) -> Expr {
+    expr(TypeTable::BOOL, ExprKind::Const(Value::Bool(b)), span)
+}
