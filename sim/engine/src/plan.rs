@@ -155,26 +155,11 @@ fn action_vars(p: &ir::Program, a: ir::ActionId) -> Vec<VarId> {
 /// Every variable declared in `stmts`, nested blocks included.
 fn declared_in(stmts: &[ir::Stmt], out: &mut Vec<VarId>) {
     for s in stmts {
-        match &s.kind {
-            StmtKind::Declare(v, _) => out.push(*v),
-            StmtKind::If(_, a, b) => {
-                declared_in(a, out);
-                declared_in(b, out);
-            }
-            StmtKind::Block(b) => declared_in(b, out),
-            StmtKind::Switch(_, cases) => cases.iter().for_each(|c| declared_in(&c.body, out)),
-            StmtKind::For {
-                init, update, body, ..
-            } => {
-                declared_in(init, out);
-                declared_in(update, out);
-                declared_in(body, out);
-            }
-            StmtKind::ForIn { var, body, .. } => {
-                out.push(*var);
-                declared_in(body, out);
-            }
-            _ => {}
+        if let StmtKind::Declare(v, _) | StmtKind::ForIn { var: v, .. } = &s.kind {
+            out.push(*v);
+        }
+        for body in s.bodies() {
+            declared_in(body, out);
         }
     }
 }

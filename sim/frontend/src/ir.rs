@@ -179,6 +179,35 @@ pub struct Stmt {
     pub span: Span,
 }
 
+impl Stmt {
+    /// The statement lists nested in this one (branches, block, switch
+    /// cases, loop parts), in source order.
+    pub fn bodies(&self) -> Vec<&Vec<Stmt>> {
+        match &self.kind {
+            StmtKind::If(_, a, b) => vec![a, b],
+            StmtKind::Block(b) | StmtKind::ForIn { body: b, .. } => vec![b],
+            StmtKind::Switch(_, cases) => cases.iter().map(|c| &c.body).collect(),
+            StmtKind::For {
+                init, update, body, ..
+            } => vec![init, update, body],
+            _ => Vec::new(),
+        }
+    }
+
+    /// As [`Stmt::bodies`], mutable.
+    pub fn bodies_mut(&mut self) -> Vec<&mut Vec<Stmt>> {
+        match &mut self.kind {
+            StmtKind::If(_, a, b) => vec![a, b],
+            StmtKind::Block(b) | StmtKind::ForIn { body: b, .. } => vec![b],
+            StmtKind::Switch(_, cases) => cases.iter_mut().map(|c| &mut c.body).collect(),
+            StmtKind::For {
+                init, update, body, ..
+            } => vec![init, update, body],
+            _ => Vec::new(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
     Assign(Expr, Expr),

@@ -38,29 +38,13 @@ struct Rewriter<'p> {
 impl Rewriter<'_> {
     fn stmts(&mut self, stmts: &mut [Stmt]) {
         for s in stmts {
-            match &mut s.kind {
-                StmtKind::If(_, a, b) => {
-                    self.stmts(a);
-                    self.stmts(b);
-                }
-                StmtKind::Block(b) => self.stmts(b),
-                StmtKind::Switch(_, cases) => {
-                    cases.iter_mut().for_each(|c| self.stmts(&mut c.body))
-                }
-                StmtKind::For {
-                    init, update, body, ..
-                } => {
-                    self.stmts(init);
-                    self.stmts(update);
-                    self.stmts(body);
-                }
-                StmtKind::ForIn { body, .. } => {
-                    self.stmts(body);
-                    if let Some(kind) = self.for_in(s) {
-                        s.kind = kind;
-                    }
-                }
-                _ => {}
+            for body in s.bodies_mut() {
+                self.stmts(body);
+            }
+            if matches!(s.kind, StmtKind::ForIn { .. })
+                && let Some(kind) = self.for_in(s)
+            {
+                s.kind = kind;
             }
         }
     }

@@ -74,16 +74,10 @@ fn returns_to(stmts: &mut [Stmt], target: &Expr) {
                     },
                 ]);
             }
-            StmtKind::If(_, a, b) => {
-                returns_to(a, target);
-                returns_to(b, target);
-            }
-            StmtKind::Block(b) => returns_to(b, target),
-            StmtKind::Switch(_, cases) => cases
-                .iter_mut()
-                .for_each(|c| returns_to(&mut c.body, target)),
-            StmtKind::For { body, .. } | StmtKind::ForIn { body, .. } => returns_to(body, target),
-            _ => {}
+            _ => s
+                .bodies_mut()
+                .into_iter()
+                .for_each(|b| returns_to(b, target)),
         }
     }
 }
@@ -116,23 +110,10 @@ fn calls_pass_out(stmts: &mut Vec<Stmt>, rewritten: &[FunctionId]) {
                 out.push(s.clone());
                 s.kind = StmtKind::Call(call);
             }
-            StmtKind::If(_, a, b) => {
-                calls_pass_out(a, rewritten);
-                calls_pass_out(b, rewritten);
-            }
-            StmtKind::Block(b) => calls_pass_out(b, rewritten),
-            StmtKind::Switch(_, cases) => cases
-                .iter_mut()
-                .for_each(|c| calls_pass_out(&mut c.body, rewritten)),
-            StmtKind::For {
-                init, update, body, ..
-            } => {
-                calls_pass_out(init, rewritten);
-                calls_pass_out(update, rewritten);
-                calls_pass_out(body, rewritten);
-            }
-            StmtKind::ForIn { body, .. } => calls_pass_out(body, rewritten),
-            _ => {}
+            _ => s
+                .bodies_mut()
+                .into_iter()
+                .for_each(|b| calls_pass_out(b, rewritten)),
         }
         out.push(s);
     }
