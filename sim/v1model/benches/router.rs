@@ -88,7 +88,13 @@ fn bench(c: &mut Criterion) {
         let mut sw = router(routes);
         assert_eq!(sw.process(1, &pkt).len(), 1, "the packet is routed");
         g.bench_function(format!("{routes}_routes"), |b| {
-            b.iter(|| black_box(sw.process(1, black_box(&pkt))))
+            b.iter(|| {
+                let mut sent = 0usize;
+                sw.process_with(1, black_box(&pkt), &mut |port, bytes| {
+                    sent += black_box((port, bytes)).1.len();
+                });
+                black_box(sent)
+            })
         });
     }
     g.finish();

@@ -46,11 +46,20 @@ impl V1Switch {
     /// Runs one packet arriving on `port`; returns the packets sent, as
     /// (port, bytes), in the order simple_switch sends them.
     pub fn process(&mut self, port: u32, packet: &[u8]) -> Vec<(u32, Vec<u8>)> {
+        let mut sent = Vec::new();
+        self.process_with(port, packet, &mut |p, bytes| sent.push((p, bytes.to_vec())));
+        sent
+    }
+
+    /// Runs one packet arriving on `port`, handing each packet sent to
+    /// `out` as (port, bytes) in the order simple_switch sends them; the
+    /// bytes live in a buffer the switch reuses, so a unicast packet
+    /// allocates nothing.
+    pub fn process_with(&mut self, port: u32, packet: &[u8], out: &mut dyn FnMut(u32, &[u8])) {
         if self.trace {
             tracing::info!(target: "janus::trace", port, len = packet.len(), "packet in");
         }
-        let mut out = Vec::new();
-        let mut next = self.ingress_pass(port, packet, NORMAL, None, &mut out);
+        let mut next = self.ingress_pass(port, packet, NORMAL, None, out);
         let mut passes = 1;
         while let Some(pass) = next.take() {
             if passes == MAX_PASSES {
@@ -61,9 +70,8 @@ impl V1Switch {
             }
             passes += 1;
             let kept = pass.kept.as_ref().map(|(a, l)| (a.as_slice(), *l));
-            next = self.ingress_pass(port, &pass.bytes, pass.instance_type, kept, &mut out);
+            next = self.ingress_pass(port, &pass.bytes, pass.instance_type, kept, out);
         }
-        out
     }
 
     /// One pass: parse `packet`, run ingress and the copies' egress. Returns
@@ -74,7 +82,7 @@ impl V1Switch {
         packet: &[u8],
         instance_type: u64,
         kept: Option<(&[u8], u32)>,
-        out: &mut Vec<(u32, Vec<u8>)>,
+        out: &mut dyn FnMut(u32, &[u8]),
     ) -> Option<Pass> {
         let std = self.std;
         self.arena.fill(0);
@@ -186,7 +194,7 @@ impl V1Switch {
         instance_type: u64,
         payload: &[u8],
         pending: &mut Vec<EgressCopy>,
-        out: &mut Vec<(u32, Vec<u8>)>,
+        out: &mut dyn FnMut(u32, &[u8]),
     ) -> Option<Pass> {
         let std = self.std;
         std.egress_port.write(&mut self.arena, egress_port as u64);
@@ -212,24 +220,24 @@ impl V1Switch {
             return None;
         }
         self.run_block(Block::Compute, payload);
-        let mut bytes = self.deparse(payload);
+        self.deparse(payload);
         if let Some(n) = self.externs.truncate_to {
-            bytes.truncate(n as usize);
+            self.output.truncate(n as usize);
         }
         if let Some(list) = requests.recirculate {
             if self.trace {
-                tracing::info!(target: "janus::trace", len = bytes.len(), "recirculated");
+                tracing::info!(target: "janus::trace", len = self.output.len(), "recirculated");
             }
             return Some(Pass {
-                bytes,
+                bytes: self.output.clone(),
                 instance_type: RECIRCULATED,
                 kept: list.map(|l| (self.arena.clone(), l)),
             });
         }
         if self.trace {
-            tracing::info!(target: "janus::trace", egress_port, len = bytes.len(), "packet out");
+            tracing::info!(target: "janus::trace", egress_port, len = self.output.len(), "packet out");
         }
-        out.push((egress_port, bytes));
+        out(egress_port, &self.output);
         None
     }
 
@@ -341,18 +349,16 @@ impl V1Switch {
         run(ops, &mut env);
     }
 
-    /// The deparsed headers followed by `payload`, in one allocation.
-    fn deparse(&mut self, payload: &[u8]) -> Vec<u8> {
+    /// Deparses into `self.output` (reused): the emitted headers, then
+    /// `payload`.
+    fn deparse(&mut self, payload: &[u8]) {
         let mut env = Env::deparsing(&mut self.arena, &mut self.output)
             .with_tables(&self.tables, &mut self.results)
             .with_profiles(&self.profiles)
             .with_externs(&mut self.externs)
             .with_trace(self.trace);
         run(&self.deparser, &mut env);
-        let mut bytes = Vec::with_capacity(self.output.len() + payload.len());
-        bytes.extend_from_slice(&self.output);
-        bytes.extend_from_slice(payload);
-        bytes
+        self.output.extend_from_slice(payload);
     }
 }
 
