@@ -159,6 +159,12 @@ pub fn write_u32(arena: &mut [u8], byte: u32, v: u32) {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Node {
     Const(Bits),
+    /// A scalar at a fixed bit of the arena (the common case of `Load`).
+    LoadFixed {
+        bit: u32,
+        width: u32,
+        signed: bool,
+    },
     /// A scalar stored in the arena.
     Load {
         place: Box<Place>,
@@ -235,6 +241,9 @@ impl Node {
         match self {
             Node::Narrow(n) => n.eval_word(env).to_bits(),
             Node::Const(b) => b.clone(),
+            Node::LoadFixed { bit, width, signed } => {
+                Bits::read_bits(env.arena, *bit as usize, *width, *signed)
+            }
             Node::Load {
                 place,
                 width,
@@ -315,6 +324,9 @@ impl Node {
     pub fn eval_word(&self, env: &Env<'_>) -> Word {
         match self {
             Node::Const(b) => Word::from_bits(b),
+            Node::LoadFixed { bit, width, signed } => {
+                Word::new(*width, *signed, read_word(env.arena, *bit as usize, *width))
+            }
             Node::Load {
                 place,
                 width,
@@ -388,9 +400,9 @@ fn narrow_shape(n: &Node) -> Option<(u32, bool)> {
     let fits = |w: u32| (w <= SMALL_MAX_WIDTH).then_some(());
     let shape = match n {
         Node::Const(b) => (b.width(), b.is_signed()),
-        Node::Load { width, signed, .. } | Node::Lookahead { width, signed, .. } => {
-            (*width, *signed)
-        }
+        Node::Load { width, signed, .. }
+        | Node::LoadFixed { width, signed, .. }
+        | Node::Lookahead { width, signed, .. } => (*width, *signed),
         Node::Valid(_) | Node::TableHit(_) | Node::TableMiss(_) | Node::Equal { .. } => (1, false),
         Node::PacketLength | Node::ActionRun(_) => (32, false),
         Node::Unary(UnOp::Not, a) => {
@@ -620,6 +632,7 @@ pub fn lookahead_bits(n: &Node) -> u32 {
         },
         Node::Equal { .. }
         | Node::Const(_)
+        | Node::LoadFixed { .. }
         | Node::PacketLength
         | Node::TableHit(_)
         | Node::TableMiss(_)
@@ -929,10 +942,13 @@ impl<'a> Compiler<'a> {
             | ExprKind::StackLast(_) => {
                 let (width, signed) = scalar_shape(types, e.ty)
                     .ok_or(CompileError::Unsupported("a composite value as a scalar"))?;
-                Ok(Node::Load {
-                    place: Box::new(self.place(e)?),
-                    width,
-                    signed,
+                Ok(match self.place(e)? {
+                    Place::Fixed { bit, .. } => Node::LoadFixed { bit, width, signed },
+                    place => Node::Load {
+                        place: Box::new(place),
+                        width,
+                        signed,
+                    },
                 })
             }
             ExprKind::Unary(op, a) => Ok(Node::Unary(*op, Box::new(self.node_tree(a)?))),

@@ -478,7 +478,6 @@ impl ExternHandler for V1Externs {
                 if !matches!(args.first(), Some(ExternArg::Place { .. })) {
                     return Flow::Continue;
                 }
-                let width = self.out_width(args.first());
                 let algo = self
                     .value(args.get(1), env)
                     .and_then(|b| b.to_u64())
@@ -486,7 +485,9 @@ impl ExternHandler for V1Externs {
                 let base = self.num(args.get(2), env);
                 let max = self.num(args.get(4), env);
                 let bits = self.flatten(args.get(3), env);
-                let h = compute(algo, &self.scratch, bits, 64.min(width.max(1)));
+                // As bmv2: the whole hash modulo `max`, plus `base`; only the
+                // result is cut to the destination's width.
+                let h = compute(algo, &self.scratch, bits, 64);
                 let r = if max == 0 {
                     base
                 } else {
