@@ -1,4 +1,31 @@
 //! Janus control plane: P4Runtime over gRPC, tenants, authentication and isolation.
 //!
-//! Empty until the control-plane issue lands; the crate exists so the workspace
-//! layout (and its one-way dependency rule) is fixed from the start.
+//! This first part is the wire contract: the P4Runtime 1.5 protobuf schema,
+//! written for Janus from the specification (`ctrl/proto/`), compiled at build
+//! time without `protoc` and exposed as [`proto`]. The server comes next.
+//!
+//! | module | protobuf package | what |
+//! |---|---|---|
+//! | [`proto::p4::v1`] | `p4.v1` | the `P4Runtime` service, its requests, responses and entities; `P4Data` |
+//! | [`proto::p4::config::v1`] | `p4.config.v1` | the P4Info and the P4 type descriptions |
+//! | [`proto::google::rpc`] | `google.rpc` | `Status` and the canonical `Code`s |
+//!
+//! `google.protobuf.Any` is [`prost_types::Any`]. For the service, `p4::v1`
+//! holds the server trait `p4_runtime_server::P4Runtime` and the client
+//! `p4_runtime_client::P4RuntimeClient` (over any tonic channel; tonic is
+//! built without its transport for now, so there is no `connect`).
+
+pub mod proto {
+    //! Messages and services generated from `ctrl/proto/` by `build.rs`.
+
+    include!(concat!(env!("OUT_DIR"), "/janus_p4runtime.rs"));
+
+    /// The P4Runtime specification version this schema follows.
+    pub const P4RUNTIME_API_VERSION: &str = "1.5.0";
+
+    /// The compiled schema as an encoded `google.protobuf.FileDescriptorSet`
+    /// (every file of `ctrl/proto/` plus the well-known types they import,
+    /// without source positions).
+    pub const FILE_DESCRIPTOR_SET: &[u8] =
+        include_bytes!(concat!(env!("OUT_DIR"), "/janus_p4runtime_descriptors.bin"));
+}
