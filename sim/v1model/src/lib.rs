@@ -161,6 +161,9 @@ pub struct V1Switch {
     clock: std::time::Instant,
     /// When the packet now in ingress arrived, on `clock`.
     now_us: u64,
+    /// The length of the packet in this ingress pass, which each copy's
+    /// egress sees in `packet_length`.
+    pass_length: u64,
     /// Clone sessions.
     mirror: HashMap<u32, MirrorTarget>,
     /// `@field_list(id)` -> (bit, width) of each user-metadata field in it.
@@ -372,6 +375,7 @@ impl V1Switch {
             trace: false,
             clock: std::time::Instant::now(),
             now_us: 0,
+            pass_length: 0,
             mirror: HashMap::new(),
             field_lists,
             metadata: m_at as usize..arena_bytes as usize,

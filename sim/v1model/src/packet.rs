@@ -92,8 +92,8 @@ impl V1Switch {
             copy_field_list(&self.field_lists, list, from, &mut self.arena);
         }
         std.ingress_port.write(&mut self.arena, port as u64);
-        std.packet_length
-            .write(&mut self.arena, packet.len() as u64);
+        self.pass_length = packet.len() as u64;
+        std.packet_length.write(&mut self.arena, self.pass_length);
         std.instance_type.write(&mut self.arena, instance_type);
         self.now_us = self.now_us();
         std.ingress_global_timestamp
@@ -146,7 +146,12 @@ impl V1Switch {
                 "ingress done"
             );
         }
-        let truncate_after_ingress = self.externs.truncate_to;
+        // bmv2 keeps an ingress `truncate` on the packet object itself:
+        // multicast copies are new packets and start whole.
+        let truncate_after_ingress = match copy_type {
+            REPLICATED => None,
+            _ => self.externs.truncate_to,
+        };
         let mut again = None;
         // Clones are queued before the packet's own copies.
         let mut pending: Vec<EgressCopy> = clones;
@@ -201,6 +206,8 @@ impl V1Switch {
         // simple_switch clears egress_spec as egress starts: only an egress
         // that drops again (511) drops the copy.
         std.egress_spec.write(&mut self.arena, 0);
+        // ... and sets packet_length from the packet, whatever ingress wrote.
+        std.packet_length.write(&mut self.arena, self.pass_length);
         std.egress_rid.write(&mut self.arena, rid as u64);
         std.instance_type.write(&mut self.arena, instance_type);
         // The model has no queues: egress starts in the microsecond ingress
@@ -221,9 +228,8 @@ impl V1Switch {
         }
         self.run_block(Block::Compute, payload);
         self.deparse(payload);
-        if let Some(n) = self.externs.truncate_to {
-            self.output.truncate(n as usize);
-        }
+        // A recirculated packet is the whole deparsed packet: truncation
+        // only limits what is sent (as in bmv2).
         if let Some(list) = requests.recirculate {
             if self.trace {
                 tracing::info!(target: "janus::trace", len = self.output.len(), "recirculated");
@@ -233,6 +239,9 @@ impl V1Switch {
                 instance_type: RECIRCULATED,
                 kept: list.map(|l| (self.arena.clone(), l)),
             });
+        }
+        if let Some(n) = self.externs.truncate_to {
+            self.output.truncate(n as usize);
         }
         if self.trace {
             tracing::info!(target: "janus::trace", egress_port, len = self.output.len(), "packet out");

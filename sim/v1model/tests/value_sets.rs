@@ -120,3 +120,47 @@ fn a_value_set_holds_at_most_its_size() {
             .is_err()
     );
 }
+
+const TUPLE_PROGRAM: &str = r#"
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; bit<8> b; }
+struct headers_t { h_t h; }
+struct meta_t { }
+parser P(packet_in pkt, out headers_t h, inout meta_t m, inout standard_metadata_t sm) {
+    value_set<bit<8>>(4) special;
+    state start {
+        pkt.extract(h.h);
+        transition select(h.h.a, h.h.b) {
+            (special, 8w1 .. 8w5): marked;
+            default: accept;
+        }
+    }
+    state marked { sm.egress_spec = 3; transition accept; }
+}
+control V(inout headers_t h, inout meta_t m) { apply { } }
+control I(inout headers_t h, inout meta_t m, inout standard_metadata_t sm) {
+    apply { if (sm.egress_spec != 3) { sm.egress_spec = 2; } }
+}
+control E(inout headers_t h, inout meta_t m, inout standard_metadata_t sm) { apply { } }
+control C(inout headers_t h, inout meta_t m) { apply { } }
+control D(packet_out pkt, in headers_t h) { apply { pkt.emit(h.h); } }
+V1Switch(P(), V(), I(), E(), C(), D()) main;
+"#;
+
+#[test]
+fn a_value_set_can_be_one_element_of_a_tuple_keyset() {
+    let mut sw = common::load("pvs_tuple.p4", TUPLE_PROGRAM);
+    assert_eq!(common::one_copy(&mut sw, &[0x42, 2]).0, 2, "empty set");
+    sw.value_set_mut("P.special")
+        .expect("value set")
+        .insert(member(&[(8, 0x42, 0xff)]))
+        .expect("member");
+    assert_eq!(common::one_copy(&mut sw, &[0x42, 2]).0, 3);
+    assert_eq!(common::one_copy(&mut sw, &[0x42, 9]).0, 2, "b out of range");
+    assert_eq!(
+        common::one_copy(&mut sw, &[0x43, 2]).0,
+        2,
+        "a not in the set"
+    );
+}
