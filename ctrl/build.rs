@@ -45,9 +45,8 @@ fn main() -> Result<(), Box<dyn Error>> {
     tonic_prost_build::configure()
         .build_server(true)
         .build_client(true)
-        // Channel set-up (connect()) needs tonic's transport feature; the
-        // control-plane server step adds it when it needs it.
-        .build_transport(false)
+        // With tonic's transport: `P4RuntimeClient::connect(addr)`.
+        .build_transport(true)
         .include_file("janus_p4runtime.rs")
         .compile_fds(descriptors)?;
     Ok(())

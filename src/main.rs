@@ -30,6 +30,9 @@ enum Command {
     /// The behavioural model: STF packet tests, captures through a program.
     #[command(subcommand)]
     Sim(cmd::sim::SimCommand),
+    /// The control plane: the P4Runtime server.
+    #[command(subcommand)]
+    Ctrl(cmd::ctrl::CtrlCommand),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +43,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => cmd::demo::run(&args),
         Command::P4(c) => cmd::p4::run(c),
         Command::Sim(c) => cmd::sim::run(c),
+        Command::Ctrl(c) => cmd::ctrl::run(c),
     }
 }
 

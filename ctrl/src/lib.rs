@@ -1,8 +1,11 @@
 //! Janus control plane: P4Runtime over gRPC, tenants, authentication and isolation.
 //!
-//! This first part is the wire contract: the P4Runtime 1.5 protobuf schema,
-//! written for Janus from the specification (`ctrl/proto/`), compiled at build
-//! time without `protoc` and exposed as [`proto`]. The server comes next.
+//! The wire contract is the P4Runtime 1.5 protobuf schema, written for
+//! Janus from the specification (`ctrl/proto/`), compiled at build time
+//! without `protoc` and exposed as [`proto`]. [`server`] is the P4Runtime
+//! service over the v1model behavioural model; [`device`] holds a committed
+//! pipeline and translates table entries; [`p4info`] turns the front end's
+//! P4Info into the protobuf message.
 //!
 //! | module | protobuf package | what |
 //! |---|---|---|
@@ -12,8 +15,11 @@
 //!
 //! `google.protobuf.Any` is [`prost_types::Any`]. For the service, `p4::v1`
 //! holds the server trait `p4_runtime_server::P4Runtime` and the client
-//! `p4_runtime_client::P4RuntimeClient` (over any tonic channel; tonic is
-//! built without its transport for now, so there is no `connect`).
+//! `p4_runtime_client::P4RuntimeClient` (`P4RuntimeClient::connect(addr)`).
+
+pub mod device;
+pub mod p4info;
+pub mod server;
 
 pub mod proto {
     //! Messages and services generated from `ctrl/proto/` by `build.rs`.

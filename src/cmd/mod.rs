@@ -1,5 +1,6 @@
 //! Subcommand implementations.
 
+pub mod ctrl;
 pub mod demo;
 pub mod p4;
 pub mod sim;

@@ -1,0 +1,724 @@
+//! A committed pipeline as the P4Runtime server sees it: the behavioural
+//! model running the program, the P4Info the client pushed, and the maps
+//! from P4Runtime ids to the switch's table slots, key positions and
+//! action indexes, built once when the pipeline is loaded. Also the
+//! translation of `p4.v1.TableEntry` to and from engine entries, with the
+//! checks the P4Runtime specification asks for.
+
+use crate::proto::p4::config::v1 as cfg;
+use crate::proto::p4::v1 as p4;
+use janus_engine::table::{Entry, FieldMatch, MatchKind, TableError};
+use janus_engine::value::Bits;
+use janus_v1model::V1Switch;
+use std::collections::HashMap;
+use thiserror::Error;
+use tonic::Code;
+
+/// A P4Runtime error with its canonical code.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("{message}")]
+pub struct RpcError {
+    pub code: Code,
+    pub message: String,
+}
+
+impl RpcError {
+    pub fn new(code: Code, message: impl Into<String>) -> RpcError {
+        RpcError {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+fn invalid(message: impl Into<String>) -> RpcError {
+    RpcError::new(Code::InvalidArgument, message)
+}
+
+impl From<RpcError> for tonic::Status {
+    fn from(e: RpcError) -> tonic::Status {
+        tonic::Status::new(e.code, e.message)
+    }
+}
+
+/// Why a device config cannot become a pipeline.
+#[derive(Debug, Error)]
+pub enum PipelineError {
+    #[error("the device config is not a Janus pipeline file or P4 source: {0}")]
+    BadDeviceConfig(String),
+    #[error("the program does not compile:\n{0}")]
+    DoesNotCompile(String),
+    #[error("cannot load the program into the v1model switch: {0}")]
+    Load(#[from] janus_v1model::LoadError),
+    #[error("the P4Info does not match the program: {0}")]
+    P4InfoMismatch(String),
+    #[error("the program's P4Info and the switch disagree: {0}")]
+    Internal(String),
+}
+
+impl PipelineError {
+    pub fn code(&self) -> Code {
+        match self {
+            PipelineError::Internal(_) => Code::Internal,
+            _ => Code::InvalidArgument,
+        }
+    }
+}
+
+/// A key field of a table: its P4Runtime id, match kind and width.
+#[derive(Clone, Debug)]
+struct FieldMap {
+    id: u32,
+    kind: MatchKind,
+    width: u32,
+    signed: bool,
+}
+
+/// An action a table lists.
+#[derive(Clone, Debug)]
+struct ActionMap {
+    /// Index in the switch table's action list.
+    index: usize,
+    /// (param id, width), in the action's parameter order.
+    params: Vec<(u32, u32)>,
+    /// `cfg::action_ref::Scope`.
+    scope: i32,
+    name: String,
+}
+
+/// A table: where it lives in the switch and how its ids map.
+#[derive(Clone, Debug)]
+struct TableMap {
+    slot: usize,
+    name: String,
+    /// In the switch's key order (the P4Info's order too).
+    fields: Vec<FieldMap>,
+    actions: HashMap<u32, ActionMap>,
+    /// P4Runtime action id of each index of the switch table's list.
+    action_ids: Vec<u32>,
+    is_const: bool,
+    const_default: bool,
+    uses_priority: bool,
+    /// The default action when the pipeline was loaded.
+    initial_default: Option<(usize, Vec<Bits>)>,
+}
+
+/// A loaded pipeline.
+pub struct Pipeline {
+    /// The config as the client set it (P4Info, device config, cookie).
+    pub config: p4::ForwardingPipelineConfig,
+    pub switch: V1Switch,
+    tables: HashMap<u32, TableMap>,
+    /// Table ids in P4Info order, for wildcard reads.
+    order: Vec<u32>,
+}
+
+/// Compiles a device config: a Janus pipeline file (`janus p4 compile -o`),
+/// or else P4 source text (compiled with the built-in include files only).
+pub fn compile_device_config(bytes: &[u8]) -> Result<janus_p4::driver::Compilation, PipelineError> {
+    use janus_p4::pipeline::Pipeline as File;
+    if bytes.starts_with(b"janus-pipeline ") {
+        let file =
+            File::from_bytes(bytes).map_err(|e| PipelineError::BadDeviceConfig(e.to_string()))?;
+        return file
+            .compile()
+            .map_err(|e| PipelineError::DoesNotCompile(e.to_string()));
+    }
+    let text = std::str::from_utf8(bytes)
+        .map_err(|_| PipelineError::BadDeviceConfig("not UTF-8".into()))?;
+    let c = janus_p4::driver::compile_source(
+        "device_config.p4",
+        text.to_string(),
+        &janus_p4::driver::Options::default(),
+    );
+    if c.has_errors() {
+        return Err(PipelineError::DoesNotCompile(c.render(false)));
+    }
+    Ok(c)
+}
+
+impl Pipeline {
+    /// Builds a pipeline from a config: compiles the device config, checks
+    /// that the config's P4Info describes the program, loads the switch
+    /// and maps the ids.
+    pub fn build(config: p4::ForwardingPipelineConfig) -> Result<Pipeline, PipelineError> {
+        let c = compile_device_config(&config.p4_device_config)?;
+        let program =
+            c.ir.ok_or_else(|| PipelineError::DoesNotCompile("no program".into()))?;
+        let info = crate::p4info::to_proto(&janus_p4::p4info::build(&program));
+        let client = config
+            .p4info
+            .as_ref()
+            .ok_or_else(|| PipelineError::P4InfoMismatch("the config has no P4Info".into()))?;
+        if let Some(why) = crate::p4info::mismatch(client, &info) {
+            return Err(PipelineError::P4InfoMismatch(why));
+        }
+        let switch = V1Switch::load(program)?;
+        Pipeline::map(config, switch, &info)
+    }
+
+    /// Maps the P4Info's ids onto the switch's tables.
+    fn map(
+        config: p4::ForwardingPipelineConfig,
+        switch: V1Switch,
+        info: &cfg::P4Info,
+    ) -> Result<Pipeline, PipelineError> {
+        let internal = PipelineError::Internal;
+        let actions: HashMap<u32, &cfg::Action> = info
+            .actions
+            .iter()
+            .filter_map(|a| Some((a.preamble.as_ref()?.id, a)))
+            .collect();
+        let mut tables = HashMap::new();
+        let mut order = Vec::new();
+        for t in &info.tables {
+            let pre = t.preamble.clone().unwrap_or_default();
+            let slot = switch
+                .tables()
+                .iter()
+                .position(|x| x.name == pre.name)
+                .ok_or_else(|| internal(format!("no switch table {}", pre.name)))?;
+            let tinfo = &switch.tables()[slot];
+            let state = switch
+                .table(slot)
+                .ok_or_else(|| internal(format!("no state for table {}", pre.name)))?;
+            if tinfo.keys.len() != t.match_fields.len() || state.keys.len() != t.match_fields.len()
+            {
+                return Err(internal(format!("{}: key count", pre.name)));
+            }
+            let mut fields = Vec::new();
+            for ((m, k), spec) in t.match_fields.iter().zip(&tinfo.keys).zip(&state.keys) {
+                if m.bitwidth as u32 != spec.width || k.width != spec.width {
+                    return Err(internal(format!("{}: width of {}", pre.name, m.name)));
+                }
+                fields.push(FieldMap {
+                    id: m.id,
+                    kind: spec.kind,
+                    width: spec.width,
+                    signed: spec.signed,
+                });
+            }
+            let mut amap = HashMap::new();
+            let mut action_ids = vec![0; tinfo.actions.len()];
+            for r in &t.action_refs {
+                let a = actions
+                    .get(&r.id)
+                    .ok_or_else(|| internal(format!("{}: action id {}", pre.name, r.id)))?;
+                let aname = a.preamble.as_ref().map_or("", |p| p.name.as_str());
+                let index = tinfo
+                    .actions
+                    .iter()
+                    .position(|x| x.name == aname)
+                    .ok_or_else(|| internal(format!("{}: action {aname}", pre.name)))?;
+                let widths: Vec<u32> = tinfo.actions[index].params.iter().map(|p| p.1).collect();
+                let params: Vec<(u32, u32)> =
+                    a.params.iter().map(|p| (p.id, p.bitwidth as u32)).collect();
+                if widths != params.iter().map(|p| p.1).collect::<Vec<_>>() {
+                    return Err(internal(format!("{}: parameters of {aname}", pre.name)));
+                }
+                action_ids[index] = r.id;
+                amap.insert(
+                    r.id,
+                    ActionMap {
+                        index,
+                        params,
+                        scope: r.scope,
+                        name: aname.to_string(),
+                    },
+                );
+            }
+            let uses_priority = fields.iter().any(|f| {
+                matches!(
+                    f.kind,
+                    MatchKind::Ternary | MatchKind::Range | MatchKind::Optional
+                )
+            });
+            tables.insert(
+                pre.id,
+                TableMap {
+                    slot,
+                    name: pre.name.clone(),
+                    fields,
+                    actions: amap,
+                    action_ids,
+                    is_const: t.is_const_table,
+                    const_default: t.const_default_action_id != 0,
+                    uses_priority,
+                    initial_default: state.default.clone(),
+                },
+            );
+            order.push(pre.id);
+        }
+        Ok(Pipeline {
+            config,
+            switch,
+            tables,
+            order,
+        })
+    }
+
+    fn table(&self, id: u32) -> Result<&TableMap, RpcError> {
+        self.tables
+            .get(&id)
+            .ok_or_else(|| RpcError::new(Code::NotFound, format!("no table with id {id}")))
+    }
+
+    /// Applies one update of a Write batch.
+    pub fn apply(&mut self, update: &p4::Update) -> Result<(), RpcError> {
+        use p4::update::Type;
+        let kind = Type::try_from(update.r#type)
+            .map_err(|_| invalid(format!("unknown update type {}", update.r#type)))?;
+        let entity = update
+            .entity
+            .as_ref()
+            .and_then(|e| e.entity.as_ref())
+            .ok_or_else(|| invalid("the update has no entity"))?;
+        let p4::entity::Entity::TableEntry(te) = entity else {
+            return Err(RpcError::new(
+                Code::Unimplemented,
+                "only table entries can be written so far",
+            ));
+        };
+        let t = self.table(te.table_id)?.clone();
+        if te.is_default_action {
+            return self.write_default(&t, kind, te);
+        }
+        if t.is_const {
+            return Err(RpcError::new(
+                Code::PermissionDenied,
+                format!("table {} is const: its entries cannot be changed", t.name),
+            ));
+        }
+        let key = key_of(&t, te)?;
+        let priority = i64::from(te.priority);
+        let state = self
+            .switch
+            .table_mut(t.slot)
+            .ok_or_else(|| RpcError::new(Code::Internal, "table slot vanished"))?;
+        let table_error = |e: TableError| match e {
+            TableError::Duplicate => RpcError::new(
+                Code::AlreadyExists,
+                format!("{}: an entry with this key already exists", t.name),
+            ),
+            TableError::NotFound => RpcError::new(
+                Code::NotFound,
+                format!("{}: no entry with this key", t.name),
+            ),
+            TableError::Full(n) => RpcError::new(
+                Code::ResourceExhausted,
+                format!("{}: the table is full ({n} entries)", t.name),
+            ),
+            other => invalid(format!("{}: {other}", t.name)),
+        };
+        match kind {
+            Type::Insert => {
+                let (action, args) = action_of(&t, te.action.as_ref(), false)?;
+                state
+                    .insert(Entry {
+                        key,
+                        priority,
+                        action,
+                        args,
+                    })
+                    .map_err(table_error)
+            }
+            Type::Modify => {
+                let (action, args) = action_of(&t, te.action.as_ref(), false)?;
+                state
+                    .modify(&key, priority, action, args)
+                    .map_err(table_error)
+            }
+            Type::Delete => state
+                .remove(&key, priority)
+                .map(|_| ())
+                .map_err(table_error),
+            Type::Unspecified => Err(invalid("update type UNSPECIFIED")),
+        }
+    }
+
+    fn write_default(
+        &mut self,
+        t: &TableMap,
+        kind: p4::update::Type,
+        te: &p4::TableEntry,
+    ) -> Result<(), RpcError> {
+        use p4::update::Type;
+        if !te.r#match.is_empty() || te.priority != 0 {
+            return Err(invalid(
+                "a default entry has no match fields and priority 0",
+            ));
+        }
+        if kind != Type::Modify {
+            return Err(invalid(
+                "a default entry can only be modified (INSERT and DELETE are not allowed)",
+            ));
+        }
+        if t.const_default {
+            return Err(RpcError::new(
+                Code::PermissionDenied,
+                format!("table {}: the default action is const", t.name),
+            ));
+        }
+        let default = match te.action.as_ref() {
+            // MODIFY without an action restores the program's default.
+            None => t.initial_default.clone(),
+            Some(a) => Some(action_of(t, Some(a), true)?),
+        };
+        let state = self
+            .switch
+            .table_mut(t.slot)
+            .ok_or_else(|| RpcError::new(Code::Internal, "table slot vanished"))?;
+        state.default = default;
+        Ok(())
+    }
+
+    /// The table entries a Read entity asks for, in canonical form.
+    pub fn read(&self, filter: &p4::TableEntry) -> Result<Vec<p4::TableEntry>, RpcError> {
+        let ids: Vec<u32> = if filter.table_id == 0 {
+            self.order.clone()
+        } else {
+            self.table(filter.table_id)?;
+            vec![filter.table_id]
+        };
+        let mut out = Vec::new();
+        for id in ids {
+            let t = &self.tables[&id];
+            let Some(state) = self.switch.table(t.slot) else {
+                continue;
+            };
+            if filter.is_default_action {
+                if let Some((index, args)) = &state.default {
+                    out.push(p4::TableEntry {
+                        table_id: id,
+                        action: Some(table_action(t, *index, args)),
+                        is_default_action: true,
+                        ..Default::default()
+                    });
+                }
+                continue;
+            }
+            let wanted = if filter.r#match.is_empty() {
+                None
+            } else {
+                Some(key_of(t, filter)?)
+            };
+            for e in state.entries() {
+                if wanted.as_ref().is_some_and(|k| *k != e.key) {
+                    continue;
+                }
+                if filter.priority != 0 && i64::from(filter.priority) != e.priority {
+                    continue;
+                }
+                out.push(entry_to_proto(id, t, e));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A table entry in canonical form.
+fn entry_to_proto(id: u32, t: &TableMap, e: &Entry) -> p4::TableEntry {
+    use p4::field_match::{Exact, FieldMatchType as F, Lpm, Optional, Range, Ternary};
+    let mut fields = Vec::new();
+    for (f, m) in t.fields.iter().zip(&e.key) {
+        let ty = match m {
+            FieldMatch::Exact(v) => Some(F::Exact(Exact { value: to_bytes(v) })),
+            FieldMatch::Lpm { len: 0, .. } => None,
+            FieldMatch::Lpm { value, len } => Some(F::Lpm(Lpm {
+                value: to_bytes(value),
+                prefix_len: *len as i32,
+            })),
+            FieldMatch::Ternary { mask, .. } if mask.is_zero() => None,
+            FieldMatch::Ternary { value, mask } => Some(F::Ternary(Ternary {
+                value: to_bytes(&value.and(mask)),
+                mask: to_bytes(mask),
+            })),
+            FieldMatch::Range { lo, hi } if is_full_range(f, lo, hi) => None,
+            FieldMatch::Range { lo, hi } => Some(F::Range(Range {
+                low: to_bytes(lo),
+                high: to_bytes(hi),
+            })),
+            FieldMatch::Optional(None) => None,
+            FieldMatch::Optional(Some(v)) => Some(F::Optional(Optional { value: to_bytes(v) })),
+        };
+        if let Some(ty) = ty {
+            fields.push(p4::FieldMatch {
+                field_id: f.id,
+                field_match_type: Some(ty),
+            });
+        }
+    }
+    p4::TableEntry {
+        table_id: id,
+        r#match: fields,
+        action: (e.action != usize::MAX).then(|| table_action(t, e.action, &e.args)),
+        priority: if t.uses_priority {
+            e.priority.clamp(1, i64::from(i32::MAX)) as i32
+        } else {
+            0
+        },
+        is_const: t.is_const,
+        ..Default::default()
+    }
+}
+
+fn table_action(t: &TableMap, index: usize, args: &[Bits]) -> p4::TableAction {
+    let id = t.action_ids.get(index).copied().unwrap_or(0);
+    let params = t.actions.get(&id).map_or(&[][..], |a| &a.params[..]);
+    p4::TableAction {
+        r#type: Some(p4::table_action::Type::Action(p4::Action {
+            action_id: id,
+            params: params
+                .iter()
+                .zip(args)
+                .map(|(&(pid, _), v)| p4::action::Param {
+                    param_id: pid,
+                    value: to_bytes(v),
+                })
+                .collect(),
+        })),
+    }
+}
+
+fn is_full_range(f: &FieldMap, lo: &Bits, hi: &Bits) -> bool {
+    lo.is_zero() && *hi == Bits::zero(f.width, f.signed).not()
+}
+
+/// The canonical byte string of a value: big-endian, the shortest that
+/// holds it (at least one byte).
+pub fn to_bytes(v: &Bits) -> Vec<u8> {
+    let mut out = vec![0u8; v.byte_len().max(1)];
+    v.to_be_bytes(&mut out);
+    let spare = out.len() as u32 * 8 - v.width();
+    if spare > 0 {
+        out[0] &= 0xff >> spare;
+    }
+    let first = out.iter().position(|&b| b != 0).unwrap_or(out.len() - 1);
+    out.split_off(first)
+}
+
+/// A byte string as a value of `width` bits. Leading zero bytes are
+/// accepted (non-canonical); a value that needs more than `width` bits is
+/// OUT_OF_RANGE; an empty string is INVALID_ARGUMENT.
+pub fn from_bytes(b: &[u8], width: u32, signed: bool, what: &str) -> Result<Bits, RpcError> {
+    if b.is_empty() {
+        return Err(invalid(format!("{what}: empty byte string")));
+    }
+    let first = b.iter().position(|&x| x != 0).unwrap_or(b.len());
+    let digits = &b[first..];
+    let bits = match digits.first() {
+        None => 0,
+        Some(&top) => (digits.len() as u32 - 1) * 8 + (8 - top.leading_zeros()),
+    };
+    if bits > width {
+        return Err(RpcError::new(
+            Code::OutOfRange,
+            format!("{what}: the value needs {bits} bits; the field has {width}"),
+        ));
+    }
+    Ok(Bits::from_be_bytes(width, signed, digits))
+}
+
+/// The engine key of an entry: one field per key of the table, don't-care
+/// for the omitted ternary, LPM, range and optional fields.
+fn key_of(t: &TableMap, te: &p4::TableEntry) -> Result<Vec<FieldMatch>, RpcError> {
+    use p4::field_match::FieldMatchType as F;
+    let mut key: Vec<Option<FieldMatch>> = vec![None; t.fields.len()];
+    for m in &te.r#match {
+        let pos = t
+            .fields
+            .iter()
+            .position(|f| f.id == m.field_id)
+            .ok_or_else(|| invalid(format!("{}: no match field with id {}", t.name, m.field_id)))?;
+        if key[pos].is_some() {
+            return Err(invalid(format!(
+                "{}: match field {} given twice",
+                t.name, m.field_id
+            )));
+        }
+        let f = &t.fields[pos];
+        let what = format!("{} field {}", t.name, f.id);
+        let val = |b: &[u8]| from_bytes(b, f.width, f.signed, &what);
+        let fm = match (f.kind, m.field_match_type.as_ref()) {
+            (MatchKind::Exact, Some(F::Exact(x))) => FieldMatch::Exact(val(&x.value)?),
+            (MatchKind::Lpm, Some(F::Lpm(x))) => {
+                let value = val(&x.value)?;
+                if x.prefix_len <= 0 || x.prefix_len as u32 > f.width {
+                    return Err(invalid(format!(
+                        "{what}: prefix length {} outside 1..={} (omit the field for a don't-care)",
+                        x.prefix_len, f.width
+                    )));
+                }
+                let len = x.prefix_len as u32;
+                let mask = Bits::zero(f.width, f.signed)
+                    .not()
+                    .shl(u64::from(f.width - len));
+                if value.and(&mask) != value {
+                    return Err(invalid(format!(
+                        "{what}: bits beyond the /{len} prefix are set"
+                    )));
+                }
+                FieldMatch::Lpm { value, len }
+            }
+            (MatchKind::Ternary, Some(F::Ternary(x))) => {
+                let (value, mask) = (val(&x.value)?, val(&x.mask)?);
+                if mask.is_zero() {
+                    return Err(invalid(format!(
+                        "{what}: a zero mask (omit the field for a don't-care)"
+                    )));
+                }
+                if value.and(&mask) != value {
+                    return Err(invalid(format!(
+                        "{what}: value bits outside the mask are set"
+                    )));
+                }
+                FieldMatch::Ternary { value, mask }
+            }
+            (MatchKind::Range, Some(F::Range(x))) => {
+                let (lo, hi) = (val(&x.low)?, val(&x.high)?);
+                if lo.compare(&hi) == std::cmp::Ordering::Greater {
+                    return Err(invalid(format!("{what}: low > high")));
+                }
+                if is_full_range(f, &lo, &hi) {
+                    return Err(invalid(format!(
+                        "{what}: the full range (omit the field for a don't-care)"
+                    )));
+                }
+                FieldMatch::Range { lo, hi }
+            }
+            (MatchKind::Optional, Some(F::Optional(x))) => {
+                FieldMatch::Optional(Some(val(&x.value)?))
+            }
+            (kind, _) => {
+                return Err(invalid(format!("{what}: not a {kind:?} match")));
+            }
+        };
+        key[pos] = Some(fm);
+    }
+    t.fields
+        .iter()
+        .zip(key)
+        .map(|(f, k)| match k {
+            Some(k) => Ok(k),
+            None => {
+                let zero = Bits::zero(f.width, f.signed);
+                Ok(match f.kind {
+                    MatchKind::Exact => {
+                        return Err(invalid(format!(
+                            "{}: exact match field {} is missing",
+                            t.name, f.id
+                        )));
+                    }
+                    MatchKind::Lpm => FieldMatch::Lpm { value: zero, len: 0 },
+                    MatchKind::Ternary => FieldMatch::Ternary {
+                        value: zero.clone(),
+                        mask: zero,
+                    },
+                    MatchKind::Range => FieldMatch::Range {
+                        hi: zero.not(),
+                        lo: zero,
+                    },
+                    MatchKind::Optional => FieldMatch::Optional(None),
+                })
+            }
+        })
+        .collect::<Result<Vec<_>, RpcError>>()
+        .and_then(|key| {
+            if t.uses_priority && te.priority <= 0 {
+                Err(invalid(format!(
+                    "{}: entries of a table with ternary, range or optional fields need a priority > 0",
+                    t.name
+                )))
+            } else if !t.uses_priority && te.priority != 0 {
+                Err(invalid(format!(
+                    "{}: entries of this table take no priority",
+                    t.name
+                )))
+            } else {
+                Ok(key)
+            }
+        })
+}
+
+/// The action index and arguments of a direct action.
+fn action_of(
+    t: &TableMap,
+    action: Option<&p4::TableAction>,
+    default: bool,
+) -> Result<(usize, Vec<Bits>), RpcError> {
+    use cfg::action_ref::Scope;
+    let a = match action.and_then(|a| a.r#type.as_ref()) {
+        Some(p4::table_action::Type::Action(a)) => a,
+        Some(_) => {
+            return Err(RpcError::new(
+                Code::Unimplemented,
+                "action profile members, groups and action sets are not supported yet",
+            ));
+        }
+        None => return Err(invalid(format!("{}: the entry has no action", t.name))),
+    };
+    let m = t.actions.get(&a.action_id).ok_or_else(|| {
+        invalid(format!(
+            "{}: action id {} is not one of the table's actions",
+            t.name, a.action_id
+        ))
+    })?;
+    if !default && m.scope == Scope::DefaultOnly as i32 {
+        return Err(invalid(format!(
+            "{}: {} is a default-only action",
+            t.name, m.name
+        )));
+    }
+    if default && m.scope == Scope::TableOnly as i32 {
+        return Err(invalid(format!(
+            "{}: {} cannot be the default action",
+            t.name, m.name
+        )));
+    }
+    let mut args: Vec<Option<Bits>> = vec![None; m.params.len()];
+    for p in &a.params {
+        let pos = m
+            .params
+            .iter()
+            .position(|x| x.0 == p.param_id)
+            .ok_or_else(|| invalid(format!("{}: no parameter with id {}", m.name, p.param_id)))?;
+        if args[pos].is_some() {
+            return Err(invalid(format!(
+                "{}: parameter {} given twice",
+                m.name, p.param_id
+            )));
+        }
+        let what = format!("{} parameter {}", m.name, p.param_id);
+        args[pos] = Some(from_bytes(&p.value, m.params[pos].1, false, &what)?);
+    }
+    let args = args
+        .into_iter()
+        .zip(&m.params)
+        .map(|(v, (id, _))| {
+            v.ok_or_else(|| invalid(format!("{}: parameter {id} is missing", m.name)))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((m.index, args))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_strings_are_canonical_and_checked() {
+        let v = from_bytes(&[0, 0, 0x01, 0x02], 9, false, "x").unwrap();
+        assert_eq!(to_bytes(&v), vec![0x01, 0x02]);
+        assert_eq!(to_bytes(&Bits::zero(32, false)), vec![0]);
+        assert_eq!(
+            from_bytes(&[0x02, 0x00], 9, false, "x").unwrap_err().code,
+            Code::OutOfRange
+        );
+        assert_eq!(
+            from_bytes(&[], 9, false, "x").unwrap_err().code,
+            Code::InvalidArgument
+        );
+        let wide = from_bytes(&[0xff; 6], 48, false, "x").unwrap();
+        assert_eq!(to_bytes(&wide), vec![0xff; 6]);
+    }
+}

@@ -1,0 +1,243 @@
+//! The front end's P4Info (`janus_p4::p4info`) as the protobuf message
+//! (`p4.config.v1.P4Info`), and the comparison the server makes between a
+//! client's P4Info and the program's.
+//!
+//! The conversion covers what the server uses and clients look up: package
+//! info, tables, actions, direct counters and controller packet metadata.
+//! Counters, meters, registers, action profiles, value sets and digests
+//! follow when the server handles them.
+
+use crate::proto::p4::config::v1 as cfg;
+use janus_p4::p4info as fe;
+
+fn preamble(p: &fe::Preamble) -> Option<cfg::Preamble> {
+    Some(cfg::Preamble {
+        id: p.id,
+        name: p.name.clone(),
+        alias: p.alias.clone(),
+        annotations: p.annotations.clone(),
+        ..Default::default()
+    })
+}
+
+fn match_type(s: &str) -> cfg::match_field::Match {
+    use cfg::match_field::{Match, MatchType};
+    let t = match s {
+        "EXACT" => MatchType::Exact,
+        "LPM" => MatchType::Lpm,
+        "TERNARY" => MatchType::Ternary,
+        "RANGE" => MatchType::Range,
+        "OPTIONAL" => MatchType::Optional,
+        other => {
+            return Match::OtherMatchType(
+                other.strip_prefix("other:").unwrap_or(other).to_string(),
+            );
+        }
+    };
+    Match::MatchType(t as i32)
+}
+
+fn scope(s: &str) -> i32 {
+    use cfg::action_ref::Scope;
+    (match s {
+        "TABLE_ONLY" => Scope::TableOnly,
+        "DEFAULT_ONLY" => Scope::DefaultOnly,
+        _ => Scope::TableAndDefault,
+    }) as i32
+}
+
+fn counter_unit(s: &str) -> i32 {
+    use cfg::counter_spec::Unit;
+    (match s {
+        "BYTES" => Unit::Bytes,
+        "PACKETS" => Unit::Packets,
+        "BOTH" => Unit::Both,
+        _ => Unit::Unspecified,
+    }) as i32
+}
+
+/// The protobuf P4Info of a program's P4Info (see the module comment for
+/// what is covered).
+pub fn to_proto(info: &fe::P4Info) -> cfg::P4Info {
+    cfg::P4Info {
+        pkg_info: Some(cfg::PkgInfo {
+            arch: info.arch.clone(),
+            ..Default::default()
+        }),
+        tables: info
+            .tables
+            .iter()
+            .map(|t| cfg::Table {
+                preamble: preamble(&t.preamble),
+                match_fields: t
+                    .match_fields
+                    .iter()
+                    .map(|m| cfg::MatchField {
+                        id: m.id,
+                        name: m.name.clone(),
+                        bitwidth: m.bitwidth as i32,
+                        r#match: Some(match_type(&m.match_type)),
+                        ..Default::default()
+                    })
+                    .collect(),
+                action_refs: t
+                    .action_refs
+                    .iter()
+                    .map(|a| cfg::ActionRef {
+                        id: a.id,
+                        scope: scope(a.scope),
+                        annotations: a.annotations.clone(),
+                        ..Default::default()
+                    })
+                    .collect(),
+                const_default_action_id: t.const_default_action_id.unwrap_or(0),
+                implementation_id: t.implementation_id.unwrap_or(0),
+                direct_resource_ids: t.direct_resource_ids.clone(),
+                size: t.size as i64,
+                idle_timeout_behavior: if t.idle_timeout {
+                    cfg::table::IdleTimeoutBehavior::NotifyControl as i32
+                } else {
+                    cfg::table::IdleTimeoutBehavior::NoTimeout as i32
+                },
+                is_const_table: t.is_const_table,
+                ..Default::default()
+            })
+            .collect(),
+        actions: info
+            .actions
+            .iter()
+            .map(|a| cfg::Action {
+                preamble: preamble(&a.preamble),
+                params: a
+                    .params
+                    .iter()
+                    .map(|p| cfg::action::Param {
+                        id: p.id,
+                        name: p.name.clone(),
+                        bitwidth: p.bitwidth as i32,
+                        ..Default::default()
+                    })
+                    .collect(),
+            })
+            .collect(),
+        direct_counters: info
+            .direct_counters
+            .iter()
+            .map(|c| cfg::DirectCounter {
+                preamble: preamble(&c.preamble),
+                spec: Some(cfg::CounterSpec {
+                    unit: counter_unit(c.unit),
+                }),
+                direct_table_id: c.direct_table_id.unwrap_or(0),
+            })
+            .collect(),
+        controller_packet_metadata: info
+            .controller_packet_metadata
+            .iter()
+            .map(|h| cfg::ControllerPacketMetadata {
+                preamble: preamble(&h.preamble),
+                metadata: h
+                    .metadata
+                    .iter()
+                    .map(|m| cfg::controller_packet_metadata::Metadata {
+                        id: m.id,
+                        name: m.name.clone(),
+                        bitwidth: m.bitwidth as i32,
+                        ..Default::default()
+                    })
+                    .collect(),
+            })
+            .collect(),
+        ..Default::default()
+    }
+}
+
+/// Why a client's P4Info does not describe the program: the first
+/// difference found, in words (for an INVALID_ARGUMENT status).
+///
+/// Tables and actions are compared by id: the same set of ids, and for
+/// each its name, match fields (id, name, bitwidth, match type), action
+/// references, parameters (id, name, bitwidth). Aliases, annotations and
+/// documentation may differ.
+pub fn mismatch(client: &cfg::P4Info, program: &cfg::P4Info) -> Option<String> {
+    use std::collections::BTreeMap;
+    let name = |p: &Option<cfg::Preamble>| p.as_ref().map(|p| (p.id, p.name.clone()));
+    let tables = |i: &cfg::P4Info| -> BTreeMap<u32, cfg::Table> {
+        i.tables
+            .iter()
+            .map(|t| (t.preamble.as_ref().map_or(0, |p| p.id), t.clone()))
+            .collect()
+    };
+    let (ct, pt) = (tables(client), tables(program));
+    for (id, t) in &pt {
+        let Some(c) = ct.get(id) else {
+            return Some(format!(
+                "table {} (id {id}) of the program is missing from the P4Info",
+                t.preamble.as_ref().map_or("?", |p| p.name.as_str())
+            ));
+        };
+        let tname = t.preamble.as_ref().map_or("?", |p| p.name.as_str());
+        if name(&c.preamble) != name(&t.preamble) {
+            return Some(format!("table id {id}: the program's is named {tname}"));
+        }
+        let fields = |t: &cfg::Table| -> Vec<(u32, String, i32, Option<cfg::match_field::Match>)> {
+            t.match_fields
+                .iter()
+                .map(|m| (m.id, m.name.clone(), m.bitwidth, m.r#match.clone()))
+                .collect()
+        };
+        if fields(c) != fields(t) {
+            return Some(format!(
+                "table {tname}: match fields differ from the program's"
+            ));
+        }
+        let refs = |t: &cfg::Table| -> Vec<u32> { t.action_refs.iter().map(|a| a.id).collect() };
+        if refs(c) != refs(t) {
+            return Some(format!(
+                "table {tname}: action references differ from the program's"
+            ));
+        }
+    }
+    if let Some((id, t)) = ct.iter().find(|(id, _)| !pt.contains_key(id)) {
+        return Some(format!(
+            "table {} (id {id}) is not in the program",
+            t.preamble.as_ref().map_or("?", |p| p.name.as_str())
+        ));
+    }
+    let actions = |i: &cfg::P4Info| -> BTreeMap<u32, cfg::Action> {
+        i.actions
+            .iter()
+            .map(|a| (a.preamble.as_ref().map_or(0, |p| p.id), a.clone()))
+            .collect()
+    };
+    let (ca, pa) = (actions(client), actions(program));
+    for (id, a) in &pa {
+        let aname = a.preamble.as_ref().map_or("?", |p| p.name.as_str());
+        let Some(c) = ca.get(id) else {
+            return Some(format!(
+                "action {aname} (id {id}) of the program is missing from the P4Info"
+            ));
+        };
+        if name(&c.preamble) != name(&a.preamble) {
+            return Some(format!("action id {id}: the program's is named {aname}"));
+        }
+        let params = |a: &cfg::Action| -> Vec<(u32, String, i32)> {
+            a.params
+                .iter()
+                .map(|p| (p.id, p.name.clone(), p.bitwidth))
+                .collect()
+        };
+        if params(c) != params(a) {
+            return Some(format!(
+                "action {aname}: parameters differ from the program's"
+            ));
+        }
+    }
+    if let Some((id, a)) = ca.iter().find(|(id, _)| !pa.contains_key(id)) {
+        return Some(format!(
+            "action {} (id {id}) is not in the program",
+            a.preamble.as_ref().map_or("?", |p| p.name.as_str())
+        ));
+    }
+    None
+}
