@@ -1618,6 +1618,9 @@ pub(crate) fn with_values<R>(
     env: &mut Env<'_>,
     f: impl FnOnce(&mut Env<'_>, &[Bits]) -> R,
 ) -> R {
+    if keys.is_empty() {
+        return f(env, &[]);
+    }
     if keys.len() <= INLINE_KEYS {
         let mut inline: [Bits; INLINE_KEYS] = std::array::from_fn(|_| Bits::zero(0, false));
         for (dst, k) in inline.iter_mut().zip(keys) {
