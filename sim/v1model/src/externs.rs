@@ -56,7 +56,12 @@ enum Call {
 
 /// v1model's `HashAlgorithm` members, in declaration order.
 const CRC32: u64 = 0;
+/// CRC-32 with parameters the control plane may change; bmv2 starts it
+/// with CRC-32's, which Janus keeps.
+const CRC32_CUSTOM: u64 = 1;
 const CRC16: u64 = 2;
+/// As `CRC32_CUSTOM`, for CRC-16.
+const CRC16_CUSTOM: u64 = 3;
 const IDENTITY: u64 = 5;
 const CSUM16: u64 = 6;
 const XOR16: u64 = 7;
@@ -111,6 +116,10 @@ pub(crate) struct V1Externs {
     /// most [`MAX_PENDING_DIGESTS`], later ones are counted and dropped.
     pub digests: Vec<(u64, Vec<u8>)>,
     pub digests_dropped: u64,
+    /// The length of the packet as it entered this pass: what counters and
+    /// meters charge, whatever the program wrote to `packet_length` (as
+    /// bmv2's ingress length).
+    pub ingress_length: u64,
     /// `truncate(n)`: send at most `n` bytes of this packet (the smallest
     /// `n` of every call in ingress and egress).
     pub truncate_to: Option<u32>,
@@ -216,6 +225,7 @@ impl V1Externs {
             started: std::time::Instant::now(),
             digests: Vec::new(),
             digests_dropped: 0,
+            ingress_length: 0,
             truncate_to: None,
             requests: Requests::default(),
             rng: 0x2545_F491_4F6C_DD1D,
@@ -349,7 +359,7 @@ impl ExternHandler for V1Externs {
                     .value(args.first(), env)
                     .and_then(|b| b.to_u64())
                     .unwrap_or(u64::MAX);
-                let bytes = self.std.packet_length.read(env.arena);
+                let bytes = self.ingress_length;
                 if let Some(c) = self
                     .counters
                     .get_mut(&i)
@@ -361,7 +371,7 @@ impl ExternHandler for V1Externs {
             }
             Call::ExecuteMeter(i) => {
                 let index = self.value(args.first(), env).and_then(|b| b.to_u64());
-                let color = self.meter(i, index.unwrap_or(u64::MAX) as usize, env);
+                let color = self.meter(i, index.unwrap_or(u64::MAX) as usize);
                 self.write_out(args.get(1), color as u64, env);
             }
             Call::DirectMeterRead(i) => {
@@ -374,13 +384,13 @@ impl ExternHandler for V1Externs {
                     .filter(|r| r.hit)
                     .map(|r| r.entry as usize);
                 let color = match entry {
-                    Some(entry) => self.meter(i, entry, env),
+                    Some(entry) => self.meter(i, entry),
                     None => Color::Green,
                 };
                 self.write_out(args.first(), color as u64, env);
             }
             Call::DirectCount(i) => {
-                let bytes = self.std.packet_length.read(env.arena);
+                let bytes = self.ingress_length;
                 if let Some(c) = self.counters.get_mut(&i).and_then(|c| c.first_mut()) {
                     c.0 += 1;
                     c.1 += bytes;
@@ -531,9 +541,9 @@ impl ExternHandler for V1Externs {
 impl V1Externs {
     /// Runs meter cell `index` of `id` on the current packet; GREEN for a
     /// cell that does not exist.
-    fn meter(&mut self, id: StateId, index: usize, env: &Env<'_>) -> Color {
+    fn meter(&mut self, id: StateId, index: usize) -> Color {
         let now_us = self.started.elapsed().as_micros() as u64;
-        let bytes = self.std.packet_length.read(env.arena);
+        let bytes = self.ingress_length;
         match self.meters.get_mut(&id) {
             Some(m) => {
                 let units = if m.bytes { bytes } else { 1 };
@@ -700,8 +710,8 @@ pub(crate) fn selector_hash(algo: u64) -> janus_engine::profile::SelectorHash {
 fn compute(algo: u64, data: &[u8], bits: usize, out_width: u32) -> u64 {
     let bytes = &data[..bits.div_ceil(8)];
     let v = match algo {
-        CRC32 => crc32(bytes),
-        CRC16 => crc16(bytes),
+        CRC32 | CRC32_CUSTOM => crc32(bytes),
+        CRC16 | CRC16_CUSTOM => crc16(bytes),
         CSUM16 => csum16(bytes),
         XOR16 => bytes.chunks(2).fold(0u64, |acc, c| {
             acc ^ ((c[0] as u64) << 8 | c.get(1).copied().unwrap_or(0) as u64)

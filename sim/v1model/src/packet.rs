@@ -93,6 +93,7 @@ impl V1Switch {
         }
         std.ingress_port.write(&mut self.arena, port as u64);
         self.pass_length = packet.len() as u64;
+        self.externs.ingress_length = self.pass_length;
         std.packet_length.write(&mut self.arena, self.pass_length);
         std.instance_type.write(&mut self.arena, instance_type);
         self.now_us = self.now_us();
@@ -345,10 +346,10 @@ impl V1Switch {
             Block::Egress => &self.egress,
             Block::Compute => &self.compute,
         };
-        let packet_bytes = self.std.packet_length.read(&self.arena);
         let mut env = Env::new(&mut self.arena);
         env.input = payload;
-        env.packet_bytes = packet_bytes;
+        // Direct counters charge the length as received, as bmv2.
+        env.packet_bytes = self.pass_length;
         env.now_us = self.now_us;
         let mut env = env
             .with_tables(&self.tables, &mut self.results)

@@ -10,7 +10,10 @@
 //! `break` and `continue` keep their meaning: the step to the next value
 //! is the loop's update, which `continue` runs.
 
-use janus_p4::ir::{BinOp, Expr, ExprKind, Program, Stmt, StmtKind, Value, Var, VarId, VarKind};
+use janus_p4::ir::{
+    BinOp, Expr, ExprKind, Program, Stmt, StmtKind, SwitchCase, SwitchLabel, Value, Var, VarId,
+    VarKind,
+};
 use janus_p4::source::Span;
 use janus_p4::types::{Ty, TyId, TypeTable};
 
@@ -105,51 +108,62 @@ impl Rewriter<'_> {
                     ),
                 ]))
             }
+            ExprKind::List(_) | ExprKind::Const(Value::List(_)) => {
+                // Each iteration picks its item by the index.
+                let items: Vec<Expr> = match take(collection).kind {
+                    ExprKind::List(items) => items,
+                    ExprKind::Const(Value::List(values)) => values
+                        .into_iter()
+                        .map(|v| expr(ty, ExprKind::Const(v), span))
+                        .collect(),
+                    _ => unreachable!("matched above"),
+                };
+                let index_ty = self.index_type();
+                let index_e = expr(index_ty, ExprKind::Var(self.temp(index_ty, span)), span);
+                let cases = items
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, item)| SwitchCase {
+                        labels: vec![SwitchLabel::Value(Value::Int(i.into()))],
+                        body: vec![stmt(StmtKind::Assign(x.clone(), item), span)],
+                    })
+                    .collect::<Vec<_>>();
+                let count = cases.len() as u64;
+                let pick = vec![
+                    stmt(StmtKind::Declare(var, None), span),
+                    stmt(StmtKind::Switch(index_e.clone(), cases), span),
+                ];
+                Some(counted(index_e, count, pick, std::mem::take(body)))
+            }
             _ => {
                 let Ty::Stack { size, .. } = self.types.get(collection.ty).clone() else {
                     return None;
                 };
                 let stack = take(collection);
-                let index_ty = self.types.intern(Ty::Bits {
-                    width: 32,
-                    signed: false,
-                });
-                let index = self.temp(index_ty, span);
-                let index_e = expr(index_ty, ExprKind::Var(index), span);
-                let size_e = expr(index_ty, ExprKind::Const(Value::Int(size.into())), span);
+                let index_ty = self.index_type();
+                let index_e = expr(index_ty, ExprKind::Var(self.temp(index_ty, span)), span);
                 let element = expr(
                     ty,
                     ExprKind::Index(Box::new(stack), Box::new(index_e.clone())),
                     span,
                 );
-                let mut each = vec![stmt(StmtKind::Declare(var, Some(element)), span)];
-                each.append(body);
-                Some(StmtKind::Block(vec![
-                    stmt(
-                        StmtKind::Declare(
-                            index,
-                            Some(expr(index_ty, ExprKind::Const(Value::Int(0.into())), span)),
-                        ),
-                        span,
-                    ),
-                    stmt(
-                        StmtKind::For {
-                            init: Vec::new(),
-                            cond: Some(binary(BinOp::Lt, index_e.clone(), size_e, TypeTable::BOOL)),
-                            update: vec![stmt(
-                                StmtKind::Assign(
-                                    index_e.clone(),
-                                    binary(BinOp::Add, index_e, one(index_ty, span), index_ty),
-                                ),
-                                span,
-                            )],
-                            body: each,
-                        },
-                        span,
-                    ),
-                ]))
+                let pick = vec![stmt(StmtKind::Declare(var, Some(element)), span)];
+                Some(counted(
+                    index_e,
+                    u64::from(size),
+                    pick,
+                    std::mem::take(body),
+                ))
             }
         }
+    }
+
+    /// `bit<32>`, the type of a loop's hidden index.
+    fn index_type(&mut self) -> TyId {
+        self.types.intern(Ty::Bits {
+            width: 32,
+            signed: false,
+        })
     }
 
     fn temp(&mut self, ty: TyId, span: Span) -> VarId {
@@ -162,6 +176,34 @@ impl Rewriter<'_> {
         });
         id
     }
+}
+
+/// `index = 0; for (; index < count; index = index + 1) { pick; body }`:
+/// `pick` sets the loop variable for the iteration.
+fn counted(index: Expr, count: u64, pick: Vec<Stmt>, body: Vec<Stmt>) -> StmtKind {
+    let (ty, span) = (index.ty, index.span);
+    let ExprKind::Var(var) = index.kind else {
+        unreachable!("a loop index is a variable")
+    };
+    let count = expr(ty, ExprKind::Const(Value::Int(count.into())), span);
+    let zero = expr(ty, ExprKind::Const(Value::Int(0.into())), span);
+    let mut each = pick;
+    each.extend(body);
+    StmtKind::Block(vec![
+        stmt(StmtKind::Declare(var, Some(zero)), span),
+        stmt(
+            StmtKind::For {
+                init: Vec::new(),
+                cond: Some(binary(BinOp::Lt, index.clone(), count, TypeTable::BOOL)),
+                update: vec![stmt(
+                    StmtKind::Assign(index.clone(), binary(BinOp::Add, index, one(ty, span), ty)),
+                    span,
+                )],
+                body: each,
+            },
+            span,
+        ),
+    ])
 }
 
 fn expr(ty: TyId, kind: ExprKind, span: Span) -> Expr {

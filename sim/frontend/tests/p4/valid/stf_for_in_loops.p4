@@ -1,7 +1,8 @@
 // STF rule: `for (T x in lo .. hi)` runs with x = lo, lo + 1, ..., hi (both
 // ends evaluated once; none when lo > hi; no wrap-around at the type's
 // maximum), `continue` moves to the next value and `break` leaves;
-// `for (T x in stack)` visits a copy of each element in index order.
+// `for (T x in stack)` visits a copy of each element in index order, and
+// `for (T x in { a, b, c })` each item of a list.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -59,6 +60,14 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) 
             odd = odd + x;
         }
         hdr.h.odd_sum = odd;
+        bit<8> listed = 0;
+        for (bit<8> v in { 8w3, 8w5, 8w7 }) {
+            if (v == 5) {
+                continue;
+            }
+            listed = listed + v;
+        }
+        hdr.h.odd_sum = hdr.h.odd_sum + listed;
         hdr.h.first_big = 0;
         for (e_t e in hdr.s) {
             if (e.v > 0x10) {
