@@ -111,6 +111,8 @@ pub struct Pipeline {
     tables: HashMap<u32, TableMap>,
     /// Table ids in P4Info order, for wildcard reads.
     order: Vec<u32>,
+    /// Counters, registers, the replication engine, controller headers.
+    pub(crate) res: crate::resources::Resources,
 }
 
 /// Compiles a device config: a Janus pipeline file (`janus p4 compile -o`),
@@ -249,11 +251,13 @@ impl Pipeline {
             );
             order.push(pre.id);
         }
+        let res = crate::resources::Resources::build(info, &switch);
         Ok(Pipeline {
             config,
             switch,
             tables,
             order,
+            res,
         })
     }
 
@@ -263,22 +267,47 @@ impl Pipeline {
             .ok_or_else(|| RpcError::new(Code::NotFound, format!("no table with id {id}")))
     }
 
+    /// The name of table `id` (NOT_FOUND if there is none).
+    pub(crate) fn table_name(&self, id: u32) -> Result<&str, RpcError> {
+        self.table(id).map(|t| t.name.as_str())
+    }
+
     /// Applies one update of a Write batch.
     pub fn apply(&mut self, update: &p4::Update) -> Result<(), RpcError> {
+        use p4::entity::Entity as E;
         use p4::update::Type;
         let kind = Type::try_from(update.r#type)
             .map_err(|_| invalid(format!("unknown update type {}", update.r#type)))?;
+        if kind == Type::Unspecified {
+            return Err(invalid("update type UNSPECIFIED"));
+        }
         let entity = update
             .entity
             .as_ref()
             .and_then(|e| e.entity.as_ref())
             .ok_or_else(|| invalid("the update has no entity"))?;
-        let p4::entity::Entity::TableEntry(te) = entity else {
-            return Err(RpcError::new(
+        match entity {
+            E::TableEntry(te) => self.write_table_entry(kind, te),
+            E::CounterEntry(c) => self.write_counter(kind, c),
+            E::RegisterEntry(r) => self.write_register(kind, r),
+            E::PacketReplicationEngineEntry(p) => self.write_pre(kind, p),
+            E::DirectCounterEntry(_) => Err(RpcError::new(
                 Code::Unimplemented,
-                "only table entries can be written so far",
-            ));
-        };
+                "direct counter entries cannot be written yet (they are read-only)",
+            )),
+            _ => Err(RpcError::new(
+                Code::Unimplemented,
+                "this kind of entity cannot be written yet",
+            )),
+        }
+    }
+
+    fn write_table_entry(
+        &mut self,
+        kind: p4::update::Type,
+        te: &p4::TableEntry,
+    ) -> Result<(), RpcError> {
+        use p4::update::Type;
         let t = self.table(te.table_id)?.clone();
         if te.is_default_action {
             return self.write_default(&t, kind, te);
@@ -402,17 +431,44 @@ impl Pipeline {
             } else {
                 Some(key_of(t, filter)?)
             };
-            for e in state.entries() {
+            // Direct counter data, when the filter asks for it and the
+            // table has a direct counter.
+            let unit = filter
+                .counter_data
+                .as_ref()
+                .and_then(|_| self.res.direct_counter_of(id));
+            let entries: Box<dyn Iterator<Item = (&Entry, (u64, u64))>> = if unit.is_some() {
+                Box::new(state.counted_entries())
+            } else {
+                Box::new(state.entries().map(|e| (e, (0, 0))))
+            };
+            for (e, counts) in entries {
                 if wanted.as_ref().is_some_and(|k| *k != e.key) {
                     continue;
                 }
                 if filter.priority != 0 && i64::from(filter.priority) != e.priority {
                     continue;
                 }
-                out.push(entry_to_proto(id, t, e));
+                let mut te = entry_to_proto(id, t, e);
+                te.counter_data = unit.map(|u| crate::resources::counter_data(u, counts));
+                out.push(te);
             }
         }
         Ok(out)
+    }
+}
+
+impl Pipeline {
+    /// The entries a filter names, each with its direct counter data (the
+    /// table must have a direct counter).
+    pub(crate) fn read_with_counts(
+        &self,
+        filter: &p4::TableEntry,
+    ) -> Result<Vec<p4::TableEntry>, RpcError> {
+        let mut f = filter.clone();
+        f.counter_data = Some(p4::CounterData::default());
+        f.is_default_action = false;
+        self.read(&f)
     }
 }
 

@@ -4,8 +4,10 @@
 //! Janus from the specification (`ctrl/proto/`), compiled at build time
 //! without `protoc` and exposed as [`proto`]. [`server`] is the P4Runtime
 //! service over the v1model behavioural model; [`device`] holds a committed
-//! pipeline and translates table entries; [`p4info`] turns the front end's
-//! P4Info into the protobuf message.
+//! pipeline and translates table entries; [`resources`] handles counters,
+//! registers, the packet replication engine and the controller headers of
+//! PacketOut/PacketIn; [`p4info`] turns the front end's P4Info into the
+//! protobuf message.
 //!
 //! | module | protobuf package | what |
 //! |---|---|---|
@@ -19,6 +21,7 @@
 
 pub mod device;
 pub mod p4info;
+pub mod resources;
 pub mod server;
 
 pub mod proto {

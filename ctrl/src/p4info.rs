@@ -3,9 +3,9 @@
 //! client's P4Info and the program's.
 //!
 //! The conversion covers what the server uses and clients look up: package
-//! info, tables, actions, direct counters and controller packet metadata.
-//! Counters, meters, registers, action profiles, value sets and digests
-//! follow when the server handles them.
+//! info, tables, actions, counters, direct counters, registers and
+//! controller packet metadata. Meters, action profiles, value sets and
+//! digests follow when the server handles them.
 
 use crate::proto::p4::config::v1 as cfg;
 use janus_p4::p4info as fe;
@@ -54,6 +54,35 @@ fn counter_unit(s: &str) -> i32 {
         "BOTH" => Unit::Both,
         _ => Unit::Unspecified,
     }) as i32
+}
+
+/// `bit<width>` as a P4Info type.
+fn bit_type(width: u32) -> cfg::P4DataTypeSpec {
+    use cfg::p4_bitstring_like_type_spec::TypeSpec as B;
+    use cfg::p4_data_type_spec::TypeSpec;
+    cfg::P4DataTypeSpec {
+        type_spec: Some(TypeSpec::Bitstring(cfg::P4BitstringLikeTypeSpec {
+            type_spec: Some(B::Bit(cfg::P4BitTypeSpec {
+                bitwidth: width as i32,
+            })),
+            ..Default::default()
+        })),
+    }
+}
+
+/// The width of a register cell as its P4Info type says (`bit<W>` or
+/// `int<W>`).
+pub fn register_width(r: &cfg::Register) -> Option<u32> {
+    use cfg::p4_bitstring_like_type_spec::TypeSpec as B;
+    use cfg::p4_data_type_spec::TypeSpec;
+    match r.type_spec.as_ref()?.type_spec.as_ref()? {
+        TypeSpec::Bitstring(b) => match b.type_spec.as_ref()? {
+            B::Bit(x) => u32::try_from(x.bitwidth).ok(),
+            B::Int(x) => u32::try_from(x.bitwidth).ok(),
+            B::Varbit(_) => None,
+        },
+        _ => None,
+    }
 }
 
 /// The protobuf P4Info of a program's P4Info (see the module comment for
@@ -118,6 +147,28 @@ pub fn to_proto(info: &fe::P4Info) -> cfg::P4Info {
                         ..Default::default()
                     })
                     .collect(),
+            })
+            .collect(),
+        counters: info
+            .counters
+            .iter()
+            .map(|c| cfg::Counter {
+                preamble: preamble(&c.preamble),
+                spec: Some(cfg::CounterSpec {
+                    unit: counter_unit(c.unit),
+                }),
+                size: c.size as i64,
+                index_type_name: None,
+            })
+            .collect(),
+        registers: info
+            .registers
+            .iter()
+            .map(|r| cfg::Register {
+                preamble: preamble(&r.preamble),
+                type_spec: Some(bit_type(r.bitwidth)),
+                size: i32::try_from(r.size).unwrap_or(i32::MAX),
+                index_type_name: None,
             })
             .collect(),
         direct_counters: info
@@ -238,6 +289,66 @@ pub fn mismatch(client: &cfg::P4Info, program: &cfg::P4Info) -> Option<String> {
             "action {} (id {id}) is not in the program",
             a.preamble.as_ref().map_or("?", |p| p.name.as_str())
         ));
+    }
+    // Counters, registers and controller headers: the same ids, names,
+    // sizes and widths (what the server maps and packs by).
+    type Shape = BTreeMap<u32, (String, i64, Vec<(u32, i32)>)>;
+    let shape = |pre: &Option<cfg::Preamble>, size: i64, fields: Vec<(u32, i32)>| {
+        let p = pre.clone().unwrap_or_default();
+        (p.id, (p.name, size, fields))
+    };
+    let resources = |i: &cfg::P4Info| -> [(&'static str, Shape); 4] {
+        [
+            (
+                "counter",
+                i.counters
+                    .iter()
+                    .map(|c| shape(&c.preamble, c.size, Vec::new()))
+                    .collect(),
+            ),
+            (
+                "direct counter",
+                i.direct_counters
+                    .iter()
+                    .map(|c| shape(&c.preamble, 0, vec![(c.direct_table_id, 0)]))
+                    .collect(),
+            ),
+            (
+                "register",
+                i.registers
+                    .iter()
+                    .map(|r| {
+                        let w = register_width(r).map_or(-1, |w| w as i32);
+                        shape(&r.preamble, i64::from(r.size), vec![(0, w)])
+                    })
+                    .collect(),
+            ),
+            (
+                "controller header",
+                i.controller_packet_metadata
+                    .iter()
+                    .map(|h| {
+                        let fields = h.metadata.iter().map(|m| (m.id, m.bitwidth)).collect();
+                        shape(&h.preamble, 0, fields)
+                    })
+                    .collect(),
+            ),
+        ]
+    };
+    for ((kind, c), (_, p)) in resources(client).into_iter().zip(resources(program)) {
+        if c != p {
+            let why = p
+                .iter()
+                .find(|(id, x)| c.get(id) != Some(x))
+                .map(|(id, x)| format!("{kind} {} (id {id}) differs or is missing", x.0))
+                .or_else(|| {
+                    c.iter()
+                        .find(|(id, _)| !p.contains_key(id))
+                        .map(|(id, x)| format!("{kind} {} (id {id}) is not in the program", x.0))
+                })
+                .unwrap_or_else(|| format!("the {kind}s differ"));
+            return Some(why);
+        }
     }
     None
 }

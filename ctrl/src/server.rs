@@ -15,6 +15,14 @@
 //! refused with INVALID_ARGUMENT, which ends that stream. Write and
 //! SetForwardingPipelineConfig need the primary's election id
 //! (PERMISSION_DENIED otherwise).
+//!
+//! Packet I/O (§16.1): a PacketOut from the primary enters the pipeline on
+//! the CPU port behind the `packet_out` controller header; one from any
+//! other stream, or with metadata that do not match the P4Info, is dropped
+//! and answered with a StreamError. Packets the pipeline sends to the CPU
+//! port go to the primary as PacketIns, their `packet_in` header turned
+//! into metadata. The entities beside table entries are in
+//! [`crate::resources`].
 
 use crate::device::{Pipeline, RpcError};
 use crate::proto::google::rpc;
@@ -34,6 +42,13 @@ pub const MAX_MESSAGE_BYTES: usize = 64 << 20;
 const STREAM_QUEUE: usize = 256;
 
 type StreamTx = mpsc::Sender<Result<p4::StreamMessageResponse, Status>>;
+
+/// Where the packets the pipeline sends out of its ports (other than the
+/// CPU port) go, for packets that PacketOuts put in: (port, frame).
+pub type PortTx = mpsc::Sender<(u32, Vec<u8>)>;
+
+/// The CPU port unless `--cpu-port` says otherwise (Janus's NIC port map).
+pub const DEFAULT_CPU_PORT: u32 = 510;
 
 /// One open StreamChannel of the default role.
 struct Client {
@@ -115,12 +130,15 @@ struct State {
     saved: Option<Pipeline>,
     arbitration: Arbitration,
     next_stream: u64,
+    /// Where frames from PacketOuts leave by (none: they are dropped).
+    port_out: Option<PortTx>,
 }
 
 /// The server's state, shared by the service, the streams' tasks and
 /// (through [`SwitchHandle`]) the embedding program.
 struct Shared {
     device_id: u64,
+    cpu_port: u32,
     state: Mutex<State>,
 }
 
@@ -129,6 +147,69 @@ impl Shared {
         // A panic while holding the lock leaves the state as it was between
         // updates; keep serving.
         self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Runs a packet arriving on `port` through the committed pipeline
+    /// (`None` without one). Copies sent to the CPU port lose their
+    /// `packet_in` header and go to the primary as PacketIns (dropped when
+    /// there is no primary or its stream is full); the others are returned.
+    fn run_packet(
+        &self,
+        state: &mut State,
+        port: u32,
+        bytes: &[u8],
+    ) -> Option<Vec<(u32, Vec<u8>)>> {
+        let State {
+            pipeline,
+            arbitration,
+            ..
+        } = state;
+        let pipeline = pipeline.as_mut()?;
+        let mut rest = Vec::new();
+        for (p, frame) in pipeline.switch.process(port, bytes) {
+            if p != self.cpu_port {
+                rest.push((p, frame));
+                continue;
+            }
+            let Some(packet) = pipeline.packet_in(&frame) else {
+                tracing::debug!(
+                    len = frame.len(),
+                    "CPU-port packet shorter than packet_in: dropped"
+                );
+                continue;
+            };
+            let primary = arbitration
+                .primary
+                .and_then(|s| arbitration.clients.get(&s));
+            let Some(client) = primary else {
+                tracing::debug!("PacketIn dropped: there is no primary");
+                continue;
+            };
+            let msg = p4::StreamMessageResponse {
+                update: Some(p4::stream_message_response::Update::Packet(packet)),
+            };
+            if client.tx.try_send(Ok(msg)).is_err() {
+                tracing::debug!("PacketIn dropped: the primary's stream is full");
+            }
+        }
+        Some(rest)
+    }
+}
+
+/// A StreamError about a PacketOut (which is dropped).
+fn packet_out_error(code: Code, message: String, po: p4::PacketOut) -> p4::StreamMessageResponse {
+    p4::StreamMessageResponse {
+        update: Some(p4::stream_message_response::Update::Error(
+            p4::StreamError {
+                canonical_code: code as i32,
+                message,
+                space: String::new(),
+                code: 0,
+                details: Some(p4::stream_error::Details::PacketOut(p4::PacketOutError {
+                    packet_out: Some(po),
+                })),
+            },
+        )),
     }
 }
 
@@ -152,6 +233,15 @@ impl SwitchHandle {
         let mut state = self.shared.lock();
         f(state.pipeline.as_mut().map(|p| &mut p.switch))
     }
+
+    /// Sends a packet into the switch on `port` as a packet arriving from
+    /// the wire: what the pipeline sends to the CPU port becomes PacketIns
+    /// for the primary; the packets sent to other ports are returned as
+    /// (port, frame). `None` before a pipeline is set.
+    pub fn inject(&self, port: u32, packet: &[u8]) -> Option<Vec<(u32, Vec<u8>)>> {
+        let mut state = self.shared.lock();
+        self.shared.run_packet(&mut state, port, packet)
+    }
 }
 
 fn to_uint128(v: u128) -> p4::Uint128 {
@@ -166,19 +256,35 @@ fn from_uint128(v: &p4::Uint128) -> u128 {
 }
 
 impl P4RuntimeService {
-    /// A service for device `device_id`, with no pipeline yet.
+    /// A service for device `device_id`, with no pipeline yet and the
+    /// CPU port [`DEFAULT_CPU_PORT`].
     pub fn new(device_id: u64) -> P4RuntimeService {
+        P4RuntimeService::with_cpu_port(device_id, DEFAULT_CPU_PORT)
+    }
+
+    /// A service for device `device_id` whose pipeline's CPU port (where
+    /// PacketOuts enter and PacketIns come from) is `cpu_port`.
+    pub fn with_cpu_port(device_id: u64, cpu_port: u32) -> P4RuntimeService {
         P4RuntimeService {
             shared: Arc::new(Shared {
                 device_id,
+                cpu_port,
                 state: Mutex::new(State {
                     pipeline: None,
                     saved: None,
                     arbitration: Arbitration::default(),
                     next_stream: 0,
+                    port_out: None,
                 }),
             }),
         }
+    }
+
+    /// Where the frames that PacketOuts make the pipeline send out of its
+    /// ports go (a full channel drops them, as a congested port would).
+    /// Without one they are dropped.
+    pub fn set_port_output(&self, tx: PortTx) {
+        self.shared.lock().port_out = Some(tx);
     }
 
     /// Commits a pipeline without a client (`janus ctrl serve --p4`).
@@ -273,6 +379,56 @@ impl P4RuntimeService {
             let _ = tx.try_send(Ok(arb.answer(device_id, s)));
         }
         Ok(())
+    }
+
+    /// A PacketOut from stream `s`: only the primary's enter the pipeline
+    /// (on the CPU port, behind the packet_out header); the others, and
+    /// those whose metadata do not match the P4Info, are dropped and
+    /// answered with a StreamError.
+    fn packet_out(&self, s: u64, tx: &StreamTx, po: p4::PacketOut) {
+        let mut state = self.shared.lock();
+        let refuse = |code: Code, message: String, po: p4::PacketOut| {
+            tracing::debug!(stream = s, "PacketOut refused: {message}");
+            let _ = tx.try_send(Ok(packet_out_error(code, message, po)));
+        };
+        if state.arbitration.primary != Some(s) {
+            return refuse(
+                Code::PermissionDenied,
+                "only the primary controller may send packets".into(),
+                po,
+            );
+        }
+        let frame = match state.pipeline.as_ref().map(|p| p.packet_out_frame(&po)) {
+            None => {
+                return refuse(
+                    Code::FailedPrecondition,
+                    "no forwarding pipeline is set".into(),
+                    po,
+                );
+            }
+            Some(Err(e)) => return refuse(e.code, e.message, po),
+            Some(Ok(frame)) => frame,
+        };
+        let sent = self
+            .shared
+            .run_packet(&mut state, self.shared.cpu_port, &frame)
+            .unwrap_or_default();
+        match &state.port_out {
+            Some(out) => {
+                for copy in sent {
+                    if out.try_send(copy).is_err() {
+                        tracing::debug!("port output full: a packet was dropped");
+                    }
+                }
+            }
+            None if !sent.is_empty() => {
+                tracing::debug!(
+                    copies = sent.len(),
+                    "no port output: PacketOut copies dropped"
+                );
+            }
+            None => {}
+        }
     }
 
     /// Stream `s` closed: forget it; if it was the primary, tell the rest.
@@ -372,17 +528,26 @@ impl P4Runtime for P4RuntimeService {
                 .as_ref()
                 .ok_or_else(|| Status::failed_precondition("no forwarding pipeline is set"))?;
             for e in &req.entities {
+                use p4::entity::Entity as E;
                 match &e.entity {
-                    Some(p4::entity::Entity::TableEntry(filter)) => {
+                    Some(E::TableEntry(filter)) => {
                         for te in pipeline.read(filter)? {
                             entities.push(p4::Entity {
-                                entity: Some(p4::entity::Entity::TableEntry(te)),
+                                entity: Some(E::TableEntry(te)),
                             });
                         }
                     }
+                    Some(E::CounterEntry(f)) => entities.extend(pipeline.read_counters(f)?),
+                    Some(E::DirectCounterEntry(f)) => {
+                        entities.extend(pipeline.read_direct_counters(f)?)
+                    }
+                    Some(E::RegisterEntry(f)) => entities.extend(pipeline.read_registers(f)?),
+                    Some(E::PacketReplicationEngineEntry(f)) => {
+                        entities.extend(pipeline.read_pre(f)?)
+                    }
                     Some(_) => {
                         return Err(Status::unimplemented(
-                            "only table entries can be read so far",
+                            "this kind of entity cannot be read yet",
                         ));
                     }
                     None => return Err(Status::invalid_argument("an empty entity")),
@@ -530,7 +695,8 @@ impl P4Runtime for P4RuntimeService {
                             break;
                         }
                     }
-                    // PacketOut, digest acks and others: not yet handled.
+                    Some(Update::Packet(po)) => this.packet_out(s, &tx, po),
+                    // Digest acks and others: not yet handled.
                     Some(other) => {
                         tracing::debug!(stream = s, "ignored stream message: {other:?}");
                     }

@@ -3,87 +3,21 @@
 //! per-update errors, and packets through the switch after a write.
 //! Every wait is bounded by a timeout.
 
-use janus_ctrl::proto::google::rpc;
-use janus_ctrl::proto::p4::config::v1 as cfg;
+mod common;
+
+use common::*;
 use janus_ctrl::proto::p4::v1 as p4;
 use janus_ctrl::proto::p4::v1::p4_runtime_client::P4RuntimeClient;
-use janus_ctrl::server::{P4RuntimeService, SwitchHandle, serve};
 use p4::field_match::FieldMatchType as F;
-use prost::Message;
-use std::future::Future;
 use std::path::Path;
-use std::time::Duration;
-use tokio::sync::{mpsc, oneshot};
-use tokio_stream::wrappers::ReceiverStream;
+use tonic::Code;
 use tonic::transport::Channel;
-use tonic::{Code, Streaming};
-
-const DEVICE: u64 = 1;
-const LIMIT: Duration = Duration::from_secs(20);
-
-/// Asserts that a call failed with `code`.
-fn fails_with<T: std::fmt::Debug>(result: Result<T, tonic::Status>, code: Code) {
-    let e = result.expect_err("the call should fail");
-    assert_eq!(e.code(), code, "{e:?}");
-}
-
-/// Awaits `f`, failing the test after [`LIMIT`].
-async fn within<T>(f: impl Future<Output = T>) -> T {
-    tokio::time::timeout(LIMIT, f)
-        .await
-        .expect("timed out waiting for the server")
-}
-
-struct Server {
-    addr: std::net::SocketAddr,
-    switch: SwitchHandle,
-    _stop: oneshot::Sender<()>,
-}
-
-async fn start() -> Server {
-    let listener = within(tokio::net::TcpListener::bind("127.0.0.1:0"))
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().unwrap();
-    let service = P4RuntimeService::new(DEVICE);
-    let switch = service.switch_handle();
-    let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(async move {
-        serve(service, listener, async {
-            let _ = stopped.await;
-        })
-        .await
-        .expect("server runs");
-    });
-    Server {
-        addr,
-        switch,
-        _stop: stop,
-    }
-}
-
-async fn client(s: &Server) -> P4RuntimeClient<Channel> {
-    within(P4RuntimeClient::connect(format!("http://{}", s.addr)))
-        .await
-        .expect("connect")
-}
 
 /// The program's source (optionally edited), its pipeline file and P4Info.
 fn program(edit: impl Fn(String) -> String) -> p4::ForwardingPipelineConfig {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../p4/examples/l3_router_acl.p4");
     let text = edit(std::fs::read_to_string(&path).expect("the example program"));
-    let c = janus_p4::driver::compile_source(
-        path.to_str().unwrap(),
-        text,
-        &janus_p4::driver::Options::default(),
-    );
-    assert!(!c.has_errors(), "{}", c.render(false));
-    let info = janus_ctrl::p4info::to_proto(&janus_p4::p4info::build(c.program().unwrap()));
-    p4::ForwardingPipelineConfig {
-        p4info: Some(info),
-        p4_device_config: janus_p4::pipeline::Pipeline::from_compilation(&c).to_bytes(),
-        cookie: Some(p4::forwarding_pipeline_config::Cookie { cookie: 42 }),
-    }
+    pipeline_config(path.to_str().unwrap(), text, Some(42))
 }
 
 fn router() -> p4::ForwardingPipelineConfig {
@@ -93,121 +27,6 @@ fn router() -> p4::ForwardingPipelineConfig {
 /// The router with a writable ACL (its entries no longer const).
 fn router_writable_acl() -> p4::ForwardingPipelineConfig {
     program(|s| s.replace("const entries = {", "entries = {"))
-}
-
-fn election(id: u64) -> Option<p4::Uint128> {
-    Some(p4::Uint128 { high: 0, low: id })
-}
-
-/// An open StreamChannel.
-struct Stream {
-    tx: mpsc::Sender<p4::StreamMessageRequest>,
-    rx: Streaming<p4::StreamMessageResponse>,
-}
-
-impl Stream {
-    async fn open(c: &mut P4RuntimeClient<Channel>) -> Stream {
-        let (tx, out) = mpsc::channel(16);
-        let rx = within(c.stream_channel(ReceiverStream::new(out)))
-            .await
-            .expect("stream opens")
-            .into_inner();
-        Stream { tx, rx }
-    }
-
-    async fn arbitrate(&self, id: u64) {
-        let msg = p4::StreamMessageRequest {
-            update: Some(p4::stream_message_request::Update::Arbitration(
-                p4::MasterArbitrationUpdate {
-                    device_id: DEVICE,
-                    role: None,
-                    election_id: election(id),
-                    status: None,
-                },
-            )),
-        };
-        within(self.tx.send(msg)).await.expect("send");
-    }
-
-    /// The next arbitration answer: (status code, highest election id).
-    async fn answer(&mut self) -> Result<(Code, u64), tonic::Status> {
-        let msg = within(self.rx.message()).await?.expect("an answer");
-        match msg.update {
-            Some(p4::stream_message_response::Update::Arbitration(a)) => Ok((
-                Code::from_i32(a.status.expect("a status").code),
-                a.election_id.expect("an election id").low,
-            )),
-            other => panic!("not an arbitration answer: {other:?}"),
-        }
-    }
-}
-
-/// Connects, becomes primary with election id `id` and sets `config`.
-async fn primary_with(
-    s: &Server,
-    id: u64,
-    config: p4::ForwardingPipelineConfig,
-) -> (P4RuntimeClient<Channel>, Stream) {
-    let mut c = client(s).await;
-    let mut stream = Stream::open(&mut c).await;
-    stream.arbitrate(id).await;
-    assert_eq!(stream.answer().await.unwrap().0, Code::Ok);
-    set_pipeline(
-        &mut c,
-        id,
-        config,
-        p4::set_forwarding_pipeline_config_request::Action::VerifyAndCommit,
-    )
-    .await
-    .expect("pipeline set");
-    (c, stream)
-}
-
-async fn set_pipeline(
-    c: &mut P4RuntimeClient<Channel>,
-    id: u64,
-    config: p4::ForwardingPipelineConfig,
-    action: p4::set_forwarding_pipeline_config_request::Action,
-) -> Result<(), tonic::Status> {
-    within(
-        c.set_forwarding_pipeline_config(p4::SetForwardingPipelineConfigRequest {
-            device_id: DEVICE,
-            election_id: election(id),
-            action: action as i32,
-            config: Some(config),
-            ..Default::default()
-        }),
-    )
-    .await
-    .map(|_| ())
-}
-
-fn ids(info: &cfg::P4Info) -> impl Fn(&str) -> u32 + '_ {
-    move |name| {
-        info.tables
-            .iter()
-            .filter_map(|t| t.preamble.as_ref())
-            .chain(info.actions.iter().filter_map(|a| a.preamble.as_ref()))
-            .find(|p| p.name == name)
-            .unwrap_or_else(|| panic!("no {name} in the P4Info"))
-            .id
-    }
-}
-
-fn action(id: u32, params: &[&[u8]]) -> Option<p4::TableAction> {
-    Some(p4::TableAction {
-        r#type: Some(p4::table_action::Type::Action(p4::Action {
-            action_id: id,
-            params: params
-                .iter()
-                .enumerate()
-                .map(|(i, v)| p4::action::Param {
-                    param_id: i as u32 + 1,
-                    value: v.to_vec(),
-                })
-                .collect(),
-        })),
-    })
 }
 
 fn field(id: u32, m: F) -> p4::FieldMatch {
@@ -231,66 +50,19 @@ fn ternary(value: &[u8], mask: &[u8]) -> F {
     })
 }
 
-fn update(kind: p4::update::Type, entry: p4::TableEntry) -> p4::Update {
-    p4::Update {
-        r#type: kind as i32,
-        entity: Some(p4::Entity {
-            entity: Some(p4::entity::Entity::TableEntry(entry)),
-        }),
-    }
-}
-
-async fn write(
-    c: &mut P4RuntimeClient<Channel>,
-    id: u64,
-    updates: Vec<p4::Update>,
-) -> Result<(), tonic::Status> {
-    within(c.write(p4::WriteRequest {
-        device_id: DEVICE,
-        election_id: election(id),
-        updates,
-        ..Default::default()
-    }))
-    .await
-    .map(|_| ())
-}
-
-/// The per-update codes of a failed batch.
-fn update_codes(status: &tonic::Status) -> Vec<(Code, String)> {
-    assert_eq!(status.code(), Code::Unknown, "{status:?}");
-    let details = rpc::Status::decode(status.details()).expect("google.rpc.Status details");
-    details
-        .details
-        .iter()
-        .map(|any| {
-            assert_eq!(any.type_url, "type.googleapis.com/p4.v1.Error");
-            let e = p4::Error::decode(any.value.as_slice()).expect("a p4.v1.Error");
-            (Code::from_i32(e.canonical_code), e.message)
+async fn read(c: &mut P4RuntimeClient<Channel>, filter: p4::TableEntry) -> Vec<p4::TableEntry> {
+    let entities = vec![p4::Entity {
+        entity: Some(p4::entity::Entity::TableEntry(filter)),
+    }];
+    read_entities(c, entities)
+        .await
+        .expect("read")
+        .into_iter()
+        .map(|e| match e.entity {
+            Some(p4::entity::Entity::TableEntry(t)) => t,
+            other => panic!("not a table entry: {other:?}"),
         })
         .collect()
-}
-
-async fn read(c: &mut P4RuntimeClient<Channel>, filter: p4::TableEntry) -> Vec<p4::TableEntry> {
-    let mut stream = within(c.read(p4::ReadRequest {
-        device_id: DEVICE,
-        entities: vec![p4::Entity {
-            entity: Some(p4::entity::Entity::TableEntry(filter)),
-        }],
-        ..Default::default()
-    }))
-    .await
-    .expect("read")
-    .into_inner();
-    let mut out = Vec::new();
-    while let Some(r) = within(stream.message()).await.expect("read stream") {
-        for e in r.entities {
-            match e.entity {
-                Some(p4::entity::Entity::TableEntry(t)) => out.push(t),
-                other => panic!("not a table entry: {other:?}"),
-            }
-        }
-    }
-    out
 }
 
 /// A UDP packet from 10.1.1.1 to `dst` (port 8080), IPv4 checksum right.

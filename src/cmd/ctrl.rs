@@ -1,6 +1,6 @@
 //! `janus ctrl ...`: the control plane.
 //!
-//! `janus ctrl serve --listen ADDR --insecure [--p4 PROG.p4] [--device-id N]`
+//! `janus ctrl serve --listen ADDR --insecure [--p4 PROG.p4] [--device-id N] [--cpu-port N]`
 //! runs the P4Runtime server (janus_ctrl::server) over the v1model
 //! behavioural model until killed. Exit 2 when the arguments or the program
 //! are bad, 1 when the server cannot run (the address cannot be bound).
@@ -33,6 +33,11 @@ pub enum CtrlCommand {
         /// The P4Runtime device id this server answers to.
         #[arg(long, default_value_t = 1)]
         device_id: u64,
+        /// The pipeline's CPU port: PacketOuts enter the pipeline on it,
+        /// packets sent to it become PacketIns.
+        #[arg(long, value_name = "N", default_value_t = janus_ctrl::server::DEFAULT_CPU_PORT,
+              value_parser = clap::value_parser!(u32).range(0..512))]
+        cpu_port: u32,
         /// Serve plaintext gRPC, without TLS. Required for now: TLS and
         /// client certificates (--tls-cert, --tls-key, --client-ca) come in
         /// a later step. Listen on a loopback or management address only.
@@ -48,9 +53,10 @@ pub fn run(c: CtrlCommand) -> ExitCode {
             p4,
             include,
             device_id,
+            cpu_port,
             insecure: _,
         } => {
-            let service = P4RuntimeService::new(device_id);
+            let service = P4RuntimeService::with_cpu_port(device_id, cpu_port);
             if let Some(path) = p4 {
                 match initial_pipeline(&path, &include) {
                     Ok(p) => service.set_pipeline(p),
@@ -80,7 +86,9 @@ pub fn run(c: CtrlCommand) -> ExitCode {
                     }
                 };
                 let addr = listener.local_addr().unwrap_or(listen);
-                eprintln!("janus ctrl: P4Runtime (plaintext) on {addr}, device id {device_id}");
+                eprintln!(
+                    "janus ctrl: P4Runtime (plaintext) on {addr}, device id {device_id}, CPU port {cpu_port}"
+                );
                 tracing::info!(%addr, device_id, "P4Runtime server listening");
                 match serve(service, listener, std::future::pending()).await {
                     Ok(()) => ExitCode::SUCCESS,
