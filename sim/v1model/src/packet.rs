@@ -91,7 +91,12 @@ impl V1Switch {
         if let Some((from, list)) = kept {
             copy_field_list(&self.field_lists, list, from, &mut self.arena);
         }
-        std.ingress_port.write(&mut self.arena, port as u64);
+        // Only a packet from the wire has its port: simple_switch clears
+        // the metadata of resubmitted and recirculated packets, and writes
+        // `ingress_port` when a packet is received.
+        if instance_type == NORMAL {
+            std.ingress_port.write(&mut self.arena, port as u64);
+        }
         self.pass_length = packet.len() as u64;
         self.externs.ingress_length = self.pass_length;
         std.packet_length.write(&mut self.arena, self.pass_length);
@@ -259,6 +264,17 @@ impl V1Switch {
             return Vec::new();
         };
         self.arena.fill(0);
+        let std = self.std;
+        std.ingress_port.write(&mut self.arena, port as u64);
+        std.packet_length
+            .write(&mut self.arena, packet.len() as u64);
+        // The same packet through the same parser: the copy's payload is
+        // the original's. Then, as simple_switch does after that parse, all
+        // metadata is cleared (what the parser wrote too, `ingress_port`
+        // included) and the field list's values at the end of ingress are
+        // copied in.
+        self.parse(packet);
+        self.arena[self.metadata.clone()].fill(0);
         if let Some(list) = c.field_list {
             copy_field_list(
                 &self.field_lists,
@@ -267,13 +283,6 @@ impl V1Switch {
                 &mut self.arena,
             );
         }
-        let std = self.std;
-        std.ingress_port.write(&mut self.arena, port as u64);
-        std.packet_length
-            .write(&mut self.arena, packet.len() as u64);
-        // The same packet through the same parser: the copy's payload is
-        // the original's.
-        self.parse(packet);
         let mut copies = Vec::with_capacity(targets.len());
         for (rid, p) in targets {
             copies.push(EgressCopy {

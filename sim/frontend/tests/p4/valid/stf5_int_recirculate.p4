@@ -5,8 +5,10 @@
 // pushes a 12-byte record {ingress port, egress port, per-egress-port
 // packet sequence number from a register, pass number, instance type seen
 // by ingress} in front of the existing records (at most 4). After the first
-// pass the packet is recirculated once (the pass number survives through a
-// @field_list) and the second pass adds a second record, so a packet that
+// pass the packet is recirculated once (the pass number and the instrument
+// flag survive through a @field_list; simple_switch clears the rest of the
+// metadata, ingress_port included, so the second record's ingress port is 0)
+// and the second pass adds a second record, so a packet that
 // arrives with no telemetry leaves with two records, the newest first.
 // Forwarding is an exact match on the destination MAC; packets from other
 // ports are forwarded untouched (their sequence number still counts).
@@ -49,6 +51,7 @@ struct meta_t {
     bit<8> pass;
     bit<8> records_left;
     bit<8> ingress_instance;
+    @field_list(1)
     bit<1> instrument;
 }
 
