@@ -67,7 +67,7 @@ impl PipelineError {
 
 /// A key field of a table: its P4Runtime id, match kind and width.
 #[derive(Clone, Debug)]
-struct FieldMap {
+pub(crate) struct FieldMap {
     id: u32,
     kind: MatchKind,
     width: u32,
@@ -76,7 +76,7 @@ struct FieldMap {
 
 /// An action a table lists.
 #[derive(Clone, Debug)]
-struct ActionMap {
+pub(crate) struct ActionMap {
     /// Index in the switch table's action list.
     index: usize,
     /// (param id, width), in the action's parameter order.
@@ -88,9 +88,12 @@ struct ActionMap {
 
 /// A table: where it lives in the switch and how its ids map.
 #[derive(Clone, Debug)]
-struct TableMap {
-    slot: usize,
-    name: String,
+pub(crate) struct TableMap {
+    pub(crate) id: u32,
+    pub(crate) slot: usize,
+    pub(crate) name: String,
+    /// The action profile or selector (P4Info id) its entries point into.
+    pub(crate) profile: Option<u32>,
     /// In the switch's key order (the P4Info's order too).
     fields: Vec<FieldMap>,
     actions: HashMap<u32, ActionMap>,
@@ -113,6 +116,12 @@ pub struct Pipeline {
     order: Vec<u32>,
     /// Counters, registers, the replication engine, controller headers.
     pub(crate) res: crate::resources::Resources,
+    /// Meters and direct meters with the configs written.
+    pub(crate) meters: crate::meters::Meters,
+    /// Action profiles, selectors and value sets.
+    pub(crate) profiles: crate::profiles::Profiles,
+    /// Digest configs and the lists sent and not yet acknowledged.
+    pub(crate) digests: crate::digests::Digests,
 }
 
 /// Compiles a device config: a Janus pipeline file (`janus p4 compile -o`),
@@ -238,8 +247,10 @@ impl Pipeline {
             tables.insert(
                 pre.id,
                 TableMap {
+                    id: pre.id,
                     slot,
                     name: pre.name.clone(),
+                    profile: (t.implementation_id != 0).then_some(t.implementation_id),
                     fields,
                     actions: amap,
                     action_ids,
@@ -252,16 +263,22 @@ impl Pipeline {
             order.push(pre.id);
         }
         let res = crate::resources::Resources::build(info, &switch);
+        let meters = crate::meters::Meters::build(info);
+        let profiles = crate::profiles::Profiles::build(info, &switch);
+        let digests = crate::digests::Digests::build(info);
         Ok(Pipeline {
             config,
             switch,
             tables,
             order,
             res,
+            meters,
+            profiles,
+            digests,
         })
     }
 
-    fn table(&self, id: u32) -> Result<&TableMap, RpcError> {
+    pub(crate) fn table(&self, id: u32) -> Result<&TableMap, RpcError> {
         self.tables
             .get(&id)
             .ok_or_else(|| RpcError::new(Code::NotFound, format!("no table with id {id}")))
@@ -291,6 +308,12 @@ impl Pipeline {
             E::CounterEntry(c) => self.write_counter(kind, c),
             E::RegisterEntry(r) => self.write_register(kind, r),
             E::PacketReplicationEngineEntry(p) => self.write_pre(kind, p),
+            E::MeterEntry(m) => self.write_meter(kind, m),
+            E::DirectMeterEntry(m) => self.write_direct_meter(kind, m),
+            E::ActionProfileMember(m) => self.write_member(kind, m),
+            E::ActionProfileGroup(g) => self.write_profile_group(kind, g),
+            E::ValueSetEntry(v) => self.write_value_set(kind, v),
+            E::DigestEntry(d) => self.write_digest(kind, d),
             E::DirectCounterEntry(_) => Err(RpcError::new(
                 Code::Unimplemented,
                 "direct counter entries cannot be written yet (they are read-only)",
@@ -320,10 +343,6 @@ impl Pipeline {
         }
         let key = key_of(&t, te)?;
         let priority = i64::from(te.priority);
-        let state = self
-            .switch
-            .table_mut(t.slot)
-            .ok_or_else(|| RpcError::new(Code::Internal, "table slot vanished"))?;
         let table_error = |e: TableError| match e {
             TableError::Duplicate => RpcError::new(
                 Code::AlreadyExists,
@@ -339,28 +358,51 @@ impl Pipeline {
             ),
             other => invalid(format!("{}: {other}", t.name)),
         };
+        let indirect = match (t.profile, kind) {
+            (_, Type::Delete | Type::Unspecified) => None,
+            (Some(p), _) => Some(self.indirect_target(p, &t.name, te.action.as_ref())?),
+            (None, _) => None,
+        };
+        let state = self
+            .switch
+            .table_mut(t.slot)
+            .ok_or_else(|| RpcError::new(Code::Internal, "table slot vanished"))?;
         match kind {
             Type::Insert => {
-                let (action, args) = action_of(&t, te.action.as_ref(), false)?;
-                state
-                    .insert(Entry {
-                        key,
-                        priority,
-                        action,
-                        args,
-                    })
-                    .map_err(table_error)
+                match indirect {
+                    Some(target) => state.insert_indirect(key.clone(), priority, target),
+                    None => {
+                        let (action, args) = action_of(&t, te.action.as_ref(), false)?;
+                        state.insert(Entry {
+                            key: key.clone(),
+                            priority,
+                            action,
+                            args,
+                        })
+                    }
+                }
+                .map_err(table_error)?;
+                self.entry_meter_config(&t, te, &key, priority)
             }
             Type::Modify => {
-                let (action, args) = action_of(&t, te.action.as_ref(), false)?;
-                state
-                    .modify(&key, priority, action, args)
-                    .map_err(table_error)
+                match indirect {
+                    Some(target) => state.modify_indirect(&key, priority, target),
+                    None => {
+                        let (action, args) = action_of(&t, te.action.as_ref(), false)?;
+                        state.modify(&key, priority, action, args)
+                    }
+                }
+                .map_err(table_error)?;
+                self.entry_meter_config(&t, te, &key, priority)
             }
-            Type::Delete => state
-                .remove(&key, priority)
-                .map(|_| ())
-                .map_err(table_error),
+            Type::Delete => {
+                let index = state.index_of(&key, priority);
+                state.remove(&key, priority).map_err(table_error)?;
+                if let Some(index) = index {
+                    self.forget_direct_meter(te.table_id, index);
+                }
+                Ok(())
+            }
             Type::Unspecified => Err(invalid("update type UNSPECIFIED")),
         }
     }
@@ -449,8 +491,13 @@ impl Pipeline {
                 if filter.priority != 0 && i64::from(filter.priority) != e.priority {
                     continue;
                 }
-                let mut te = entry_to_proto(id, t, e);
+                let index = state.index_of(&e.key, e.priority);
+                let target = index.and_then(|i| state.target(i));
+                let mut te = entry_to_proto(id, t, e, target);
                 te.counter_data = unit.map(|u| crate::resources::counter_data(u, counts));
+                if filter.meter_config.is_some() {
+                    te.meter_config = index.and_then(|i| self.direct_meter_config(id, i));
+                }
                 out.push(te);
             }
         }
@@ -472,9 +519,17 @@ impl Pipeline {
     }
 }
 
-/// A table entry in canonical form.
-fn entry_to_proto(id: u32, t: &TableMap, e: &Entry) -> p4::TableEntry {
+/// A table entry in canonical form (`target`: the member or group an
+/// indirect entry points to).
+fn entry_to_proto(
+    id: u32,
+    t: &TableMap,
+    e: &Entry,
+    target: Option<janus_engine::profile::Target>,
+) -> p4::TableEntry {
+    use janus_engine::profile::Target;
     use p4::field_match::{Exact, FieldMatchType as F, Lpm, Optional, Range, Ternary};
+    use p4::table_action::Type as A;
     let mut fields = Vec::new();
     for (f, m) in t.fields.iter().zip(&e.key) {
         let ty = match m {
@@ -507,7 +562,15 @@ fn entry_to_proto(id: u32, t: &TableMap, e: &Entry) -> p4::TableEntry {
     p4::TableEntry {
         table_id: id,
         r#match: fields,
-        action: (e.action != usize::MAX).then(|| table_action(t, e.action, &e.args)),
+        action: match target {
+            Some(Target::Member(m)) => Some(p4::TableAction {
+                r#type: Some(A::ActionProfileMemberId(m)),
+            }),
+            Some(Target::Group(g)) => Some(p4::TableAction {
+                r#type: Some(A::ActionProfileGroupId(g)),
+            }),
+            None => (e.action != usize::MAX).then(|| table_action(t, e.action, &e.args)),
+        },
         priority: if t.uses_priority {
             e.priority.clamp(1, i64::from(i32::MAX)) as i32
         } else {
@@ -518,7 +581,7 @@ fn entry_to_proto(id: u32, t: &TableMap, e: &Entry) -> p4::TableEntry {
     }
 }
 
-fn table_action(t: &TableMap, index: usize, args: &[Bits]) -> p4::TableAction {
+pub(crate) fn table_action(t: &TableMap, index: usize, args: &[Bits]) -> p4::TableAction {
     let id = t.action_ids.get(index).copied().unwrap_or(0);
     let params = t.actions.get(&id).map_or(&[][..], |a| &a.params[..]);
     p4::TableAction {
@@ -577,7 +640,7 @@ pub fn from_bytes(b: &[u8], width: u32, signed: bool, what: &str) -> Result<Bits
 
 /// The engine key of an entry: one field per key of the table, don't-care
 /// for the omitted ternary, LPM, range and optional fields.
-fn key_of(t: &TableMap, te: &p4::TableEntry) -> Result<Vec<FieldMatch>, RpcError> {
+pub(crate) fn key_of(t: &TableMap, te: &p4::TableEntry) -> Result<Vec<FieldMatch>, RpcError> {
     use p4::field_match::FieldMatchType as F;
     let mut key: Vec<Option<FieldMatch>> = vec![None; t.fields.len()];
     for m in &te.r#match {
@@ -697,7 +760,7 @@ fn key_of(t: &TableMap, te: &p4::TableEntry) -> Result<Vec<FieldMatch>, RpcError
 }
 
 /// The action index and arguments of a direct action.
-fn action_of(
+pub(crate) fn action_of(
     t: &TableMap,
     action: Option<&p4::TableAction>,
     default: bool,
@@ -705,11 +768,26 @@ fn action_of(
     use cfg::action_ref::Scope;
     let a = match action.and_then(|a| a.r#type.as_ref()) {
         Some(p4::table_action::Type::Action(a)) => a,
-        Some(_) => {
+        Some(p4::table_action::Type::ActionProfileActionSet(_)) => {
             return Err(RpcError::new(
                 Code::Unimplemented,
-                "action profile members, groups and action sets are not supported yet",
+                "one-shot action sets are not supported yet (insert members and a group)",
             ));
+        }
+        Some(_) if t.profile.is_some() => {
+            return Err(RpcError::new(
+                Code::Unimplemented,
+                format!(
+                    "{}: a member or group as the default action is not supported",
+                    t.name
+                ),
+            ));
+        }
+        Some(_) => {
+            return Err(invalid(format!(
+                "{}: the table has no action profile; its entries hold an action",
+                t.name
+            )));
         }
         None => return Err(invalid(format!("{}: the entry has no action", t.name))),
     };

@@ -6,7 +6,9 @@
 //! service over the v1model behavioural model; [`device`] holds a committed
 //! pipeline and translates table entries; [`resources`] handles counters,
 //! registers, the packet replication engine and the controller headers of
-//! PacketOut/PacketIn; [`p4info`] turns the front end's P4Info into the
+//! PacketOut/PacketIn; [`meters`] meters and direct meters; [`profiles`]
+//! action profiles, selectors and value sets; [`digests`] digest configs
+//! and DigestLists; [`p4info`] turns the front end's P4Info into the
 //! protobuf message.
 //!
 //! | module | protobuf package | what |
@@ -20,7 +22,10 @@
 //! `p4_runtime_client::P4RuntimeClient` (`P4RuntimeClient::connect(addr)`).
 
 pub mod device;
+pub mod digests;
+pub mod meters;
 pub mod p4info;
+pub mod profiles;
 pub mod resources;
 pub mod server;
 

@@ -3,9 +3,10 @@
 //! client's P4Info and the program's.
 //!
 //! The conversion covers what the server uses and clients look up: package
-//! info, tables, actions, counters, direct counters, registers and
-//! controller packet metadata. Meters, action profiles, value sets and
-//! digests follow when the server handles them.
+//! info, tables (with their `implementation_id`), actions, action profiles,
+//! counters, direct counters, meters, direct meters (two-rate three-colour),
+//! registers, controller packet metadata, value sets and digests (whose
+//! `type_spec` names a struct of `type_info`, its members `bit<W>`).
 
 use crate::proto::p4::config::v1 as cfg;
 use janus_p4::p4info as fe;
@@ -46,6 +47,18 @@ fn scope(s: &str) -> i32 {
     }) as i32
 }
 
+fn meter_spec(s: &str) -> Option<cfg::MeterSpec> {
+    use cfg::meter_spec::{Type, Unit};
+    Some(cfg::MeterSpec {
+        unit: (match s {
+            "BYTES" => Unit::Bytes,
+            "PACKETS" => Unit::Packets,
+            _ => Unit::Unspecified,
+        }) as i32,
+        r#type: Type::TwoRateThreeColor as i32,
+    })
+}
+
 fn counter_unit(s: &str) -> i32 {
     use cfg::counter_spec::Unit;
     (match s {
@@ -83,6 +96,30 @@ pub fn register_width(r: &cfg::Register) -> Option<u32> {
         },
         _ => None,
     }
+}
+
+/// The widths of a digest's fields, from the struct its `type_spec`
+/// names in the P4Info's `type_info` (members `bit<W>` or `int<W>`);
+/// `None` when the P4Info does not describe it so.
+pub fn digest_fields(info: &cfg::P4Info, d: &cfg::Digest) -> Option<Vec<u32>> {
+    use cfg::p4_bitstring_like_type_spec::TypeSpec as B;
+    use cfg::p4_data_type_spec::TypeSpec;
+    let TypeSpec::Struct(named) = d.type_spec.as_ref()?.type_spec.as_ref()? else {
+        return None;
+    };
+    let s = info.type_info.as_ref()?.structs.get(&named.name)?;
+    s.members
+        .iter()
+        .map(|m| match m.type_spec.as_ref()?.type_spec.as_ref()? {
+            TypeSpec::Bitstring(b) => match b.type_spec.as_ref()? {
+                B::Bit(x) => u32::try_from(x.bitwidth).ok(),
+                B::Int(x) => u32::try_from(x.bitwidth).ok(),
+                B::Varbit(_) => None,
+            },
+            TypeSpec::Bool(_) => Some(1),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The protobuf P4Info of a program's P4Info (see the module comment for
@@ -182,6 +219,91 @@ pub fn to_proto(info: &fe::P4Info) -> cfg::P4Info {
                 direct_table_id: c.direct_table_id.unwrap_or(0),
             })
             .collect(),
+        action_profiles: info
+            .action_profiles
+            .iter()
+            .map(|a| cfg::ActionProfile {
+                preamble: preamble(&a.preamble),
+                table_ids: a.table_ids.clone(),
+                with_selector: a.with_selector,
+                size: a.size as i64,
+                ..Default::default()
+            })
+            .collect(),
+        meters: info
+            .meters
+            .iter()
+            .map(|m| cfg::Meter {
+                preamble: preamble(&m.preamble),
+                spec: meter_spec(m.unit),
+                size: m.size as i64,
+                index_type_name: None,
+            })
+            .collect(),
+        direct_meters: info
+            .direct_meters
+            .iter()
+            .map(|m| cfg::DirectMeter {
+                preamble: preamble(&m.preamble),
+                spec: meter_spec(m.unit),
+                direct_table_id: m.direct_table_id.unwrap_or(0),
+            })
+            .collect(),
+        value_sets: info
+            .value_sets
+            .iter()
+            .map(|v| cfg::ValueSet {
+                preamble: preamble(&v.preamble),
+                r#match: v
+                    .fields
+                    .iter()
+                    .map(|m| cfg::MatchField {
+                        id: m.id,
+                        name: m.name.clone(),
+                        bitwidth: m.bitwidth as i32,
+                        r#match: Some(match_type(&m.match_type)),
+                        ..Default::default()
+                    })
+                    .collect(),
+                size: i32::try_from(v.size).unwrap_or(i32::MAX),
+            })
+            .collect(),
+        digests: info
+            .digests
+            .iter()
+            .map(|d| cfg::Digest {
+                preamble: preamble(&d.preamble),
+                type_spec: Some(cfg::P4DataTypeSpec {
+                    type_spec: Some(cfg::p4_data_type_spec::TypeSpec::Struct(cfg::P4NamedType {
+                        name: d.preamble.name.clone(),
+                    })),
+                }),
+            })
+            .collect(),
+        type_info: (!info.digests.is_empty()).then(|| cfg::P4TypeInfo {
+            structs: info
+                .digests
+                .iter()
+                .map(|d| {
+                    let members = d
+                        .fields
+                        .iter()
+                        .map(|(name, width)| cfg::p4_struct_type_spec::Member {
+                            name: name.clone(),
+                            type_spec: Some(bit_type(*width)),
+                        })
+                        .collect();
+                    (
+                        d.preamble.name.clone(),
+                        cfg::P4StructTypeSpec {
+                            members,
+                            ..Default::default()
+                        },
+                    )
+                })
+                .collect(),
+            ..Default::default()
+        }),
         controller_packet_metadata: info
             .controller_packet_metadata
             .iter()
@@ -242,6 +364,11 @@ pub fn mismatch(client: &cfg::P4Info, program: &cfg::P4Info) -> Option<String> {
                 "table {tname}: match fields differ from the program's"
             ));
         }
+        if c.implementation_id != t.implementation_id {
+            return Some(format!(
+                "table {tname}: implementation_id differs from the program's"
+            ));
+        }
         let refs = |t: &cfg::Table| -> Vec<u32> { t.action_refs.iter().map(|a| a.id).collect() };
         if refs(c) != refs(t) {
             return Some(format!(
@@ -297,7 +424,8 @@ pub fn mismatch(client: &cfg::P4Info, program: &cfg::P4Info) -> Option<String> {
         let p = pre.clone().unwrap_or_default();
         (p.id, (p.name, size, fields))
     };
-    let resources = |i: &cfg::P4Info| -> [(&'static str, Shape); 4] {
+    let resources = |i: &cfg::P4Info| -> [(&'static str, Shape); 9] {
+        let unit = |s: &Option<cfg::MeterSpec>| s.as_ref().map_or(0, |s| s.unit);
         [
             (
                 "counter",
@@ -320,6 +448,52 @@ pub fn mismatch(client: &cfg::P4Info, program: &cfg::P4Info) -> Option<String> {
                     .map(|r| {
                         let w = register_width(r).map_or(-1, |w| w as i32);
                         shape(&r.preamble, i64::from(r.size), vec![(0, w)])
+                    })
+                    .collect(),
+            ),
+            (
+                "meter",
+                i.meters
+                    .iter()
+                    .map(|m| shape(&m.preamble, m.size, vec![(0, unit(&m.spec))]))
+                    .collect(),
+            ),
+            (
+                "direct meter",
+                i.direct_meters
+                    .iter()
+                    .map(|m| shape(&m.preamble, 0, vec![(m.direct_table_id, unit(&m.spec))]))
+                    .collect(),
+            ),
+            (
+                "action profile",
+                i.action_profiles
+                    .iter()
+                    .map(|a| {
+                        let mut f: Vec<(u32, i32)> = a.table_ids.iter().map(|t| (*t, 0)).collect();
+                        f.push((0, i32::from(a.with_selector)));
+                        shape(&a.preamble, a.size, f)
+                    })
+                    .collect(),
+            ),
+            (
+                "value set",
+                i.value_sets
+                    .iter()
+                    .map(|v| {
+                        let f = v.r#match.iter().map(|m| (m.id, m.bitwidth)).collect();
+                        shape(&v.preamble, i64::from(v.size), f)
+                    })
+                    .collect(),
+            ),
+            (
+                "digest",
+                i.digests
+                    .iter()
+                    .map(|d| {
+                        let widths = digest_fields(i, d).unwrap_or_default();
+                        let f = widths.iter().map(|w| (0, *w as i32)).collect();
+                        shape(&d.preamble, 0, f)
                     })
                     .collect(),
             ),

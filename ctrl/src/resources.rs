@@ -145,7 +145,7 @@ pub(crate) fn counter_data(unit: i32, (packets, bytes): (u64, u64)) -> p4::Count
 }
 
 /// The cells an `Index` names: one (checked against `size`), or all.
-fn cells(
+pub(crate) fn cells(
     index: Option<&p4::Index>,
     size: u64,
     what: &str,
@@ -161,7 +161,7 @@ fn cells(
     }
 }
 
-fn only_modify(kind: p4::update::Type, what: &str) -> Result<(), RpcError> {
+pub(crate) fn only_modify(kind: p4::update::Type, what: &str) -> Result<(), RpcError> {
     if kind == p4::update::Type::Modify {
         Ok(())
     } else {
@@ -775,7 +775,7 @@ fn pack(fields: &[(u32, Bits)]) -> Vec<u8> {
 }
 
 /// The `width`-bit field at bit `at` of `bytes` (most significant bit first).
-fn unpack(bytes: &[u8], at: u32, width: u32) -> Bits {
+pub(crate) fn unpack(bytes: &[u8], at: u32, width: u32) -> Bits {
     let mut out = vec![0u8; width.div_ceil(8) as usize];
     let n = out.len();
     for i in 0..width as usize {

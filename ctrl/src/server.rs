@@ -21,8 +21,10 @@
 //! other stream, or with metadata that do not match the P4Info, is dropped
 //! and answered with a StreamError. Packets the pipeline sends to the CPU
 //! port go to the primary as PacketIns, their `packet_in` header turned
-//! into metadata. The entities beside table entries are in
-//! [`crate::resources`].
+//! into metadata. After every packet the switch's digests go to the
+//! primary as DigestLists ([`crate::digests`]). The entities beside table
+//! entries are in [`crate::resources`], [`crate::meters`] and
+//! [`crate::profiles`].
 
 use crate::device::{Pipeline, RpcError};
 use crate::proto::google::rpc;
@@ -190,6 +192,27 @@ impl Shared {
             };
             if client.tx.try_send(Ok(msg)).is_err() {
                 tracing::debug!("PacketIn dropped: the primary's stream is full");
+            }
+        }
+        let lists = pipeline.digest_lists();
+        if !lists.is_empty() {
+            let primary = arbitration
+                .primary
+                .and_then(|s| arbitration.clients.get(&s));
+            match primary {
+                None => {
+                    tracing::debug!(lists = lists.len(), "digests dropped: there is no primary")
+                }
+                Some(client) => {
+                    for list in lists {
+                        let msg = p4::StreamMessageResponse {
+                            update: Some(p4::stream_message_response::Update::Digest(list)),
+                        };
+                        if client.tx.try_send(Ok(msg)).is_err() {
+                            tracing::debug!("DigestList dropped: the primary's stream is full");
+                        }
+                    }
+                }
             }
         }
         Some(rest)
@@ -431,6 +454,22 @@ impl P4RuntimeService {
         }
     }
 
+    /// A DigestListAck from stream `s` (the primary's only; others are
+    /// ignored).
+    fn digest_ack(&self, s: u64, ack: &p4::DigestListAck) {
+        let mut state = self.shared.lock();
+        if state.arbitration.primary != Some(s) {
+            tracing::debug!(
+                stream = s,
+                "digest ack from a stream that is not the primary: ignored"
+            );
+            return;
+        }
+        if let Some(p) = state.pipeline.as_mut() {
+            p.digests.ack(ack);
+        }
+    }
+
     /// Stream `s` closed: forget it; if it was the primary, tell the rest.
     fn stream_closed(&self, s: u64) {
         let mut state = self.shared.lock();
@@ -545,6 +584,16 @@ impl P4Runtime for P4RuntimeService {
                     Some(E::PacketReplicationEngineEntry(f)) => {
                         entities.extend(pipeline.read_pre(f)?)
                     }
+                    Some(E::MeterEntry(f)) => entities.extend(pipeline.read_meters(f)?),
+                    Some(E::DirectMeterEntry(f)) => {
+                        entities.extend(pipeline.read_direct_meters(f)?)
+                    }
+                    Some(E::ActionProfileMember(f)) => entities.extend(pipeline.read_members(f)?),
+                    Some(E::ActionProfileGroup(f)) => {
+                        entities.extend(pipeline.read_profile_groups(f)?)
+                    }
+                    Some(E::ValueSetEntry(f)) => entities.extend(pipeline.read_value_sets(f)?),
+                    Some(E::DigestEntry(f)) => entities.extend(pipeline.read_digests(f)?),
                     Some(_) => {
                         return Err(Status::unimplemented(
                             "this kind of entity cannot be read yet",
@@ -696,7 +745,8 @@ impl P4Runtime for P4RuntimeService {
                         }
                     }
                     Some(Update::Packet(po)) => this.packet_out(s, &tx, po),
-                    // Digest acks and others: not yet handled.
+                    Some(Update::DigestAck(ack)) => this.digest_ack(s, &ack),
+                    // Others: not handled.
                     Some(other) => {
                         tracing::debug!(stream = s, "ignored stream message: {other:?}");
                     }

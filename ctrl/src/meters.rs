@@ -1,0 +1,393 @@
+//! Meters and direct meters: MeterEntry and DirectMeterEntry MODIFY set a
+//! cell's rates in the switch (`V1Switch::set_meter_rates`); reads return
+//! the config as it was written.
+//!
+//! **Units.** A P4Runtime `MeterConfig` gives rates (`cir`, `pir`) in units
+//! per second and bursts (`cburst`, `pburst`) in units, the unit being the
+//! meter's (packets or bytes, `MeterSpec.unit`). The behavioural model's
+//! `meter::Rate` counts units per *microsecond*, so a rate becomes
+//! `per_us = rate / 1_000_000` (a float: 1 packet/s is 1e-6 per µs); bursts
+//! are taken as they are.
+//!
+//! v1model meters are two-rate three-colour (RFC 2698): `eburst` (for
+//! single-rate meters) must be 0, `cir` may not exceed `pir`, and no value
+//! may be negative (INVALID_ARGUMENT). A MODIFY without a config resets
+//! the cell to its default, every packet GREEN; the model has no "unset",
+//! so the server gives the cell rates no packet can exceed and reads it
+//! back without a config. `counter_data` (per-colour counts) is not kept by
+//! the model: setting it is UNIMPLEMENTED, reads leave it out.
+//!
+//! A direct meter has one cell per entry of its table (the entry's slot);
+//! deleting the entry resets its cell, so an entry inserted later starts
+//! unconfigured.
+
+use crate::device::{Pipeline, RpcError, key_of};
+use crate::proto::p4::config::v1 as cfg;
+use crate::proto::p4::v1 as p4;
+use crate::resources::{cells, only_modify};
+use janus_v1model::meter::Rate;
+use std::collections::BTreeMap;
+use tonic::Code;
+
+fn invalid(message: impl Into<String>) -> RpcError {
+    RpcError::new(Code::InvalidArgument, message)
+}
+
+/// An indexed meter: the switch's name for it and its size.
+#[derive(Clone, Debug)]
+struct MeterMap {
+    name: String,
+    size: u64,
+}
+
+/// The meters of a pipeline and the configs written to them.
+#[derive(Debug, Default)]
+pub struct Meters {
+    indexed: BTreeMap<u32, MeterMap>,
+    /// Direct meter id -> (table id, switch name).
+    direct: BTreeMap<u32, (u32, String)>,
+    /// The config a MODIFY without an index gave every cell of a meter.
+    all: BTreeMap<u32, p4::MeterConfig>,
+    /// Configs of single cells, (meter id, index), over `all`.
+    cells: BTreeMap<(u32, u64), Option<p4::MeterConfig>>,
+    /// Direct meter configs by (table id, entry slot).
+    entries: BTreeMap<(u32, u32), p4::MeterConfig>,
+}
+
+impl Meters {
+    /// Maps the P4Info's meters and direct meters (by name; the switch
+    /// knows them by the same control-plane names).
+    pub(crate) fn build(info: &cfg::P4Info) -> Meters {
+        let mut m = Meters::default();
+        for x in &info.meters {
+            let p = x.preamble.clone().unwrap_or_default();
+            m.indexed.insert(
+                p.id,
+                MeterMap {
+                    name: p.name,
+                    size: x.size.max(0) as u64,
+                },
+            );
+        }
+        for x in &info.direct_meters {
+            let p = x.preamble.clone().unwrap_or_default();
+            if x.direct_table_id != 0 {
+                m.direct.insert(p.id, (x.direct_table_id, p.name));
+            }
+        }
+        m
+    }
+
+    /// The direct meter (switch name) of table `table_id`.
+    fn direct_of(&self, table_id: u32) -> Option<&str> {
+        self.direct
+            .values()
+            .find(|(t, _)| *t == table_id)
+            .map(|(_, n)| n.as_str())
+    }
+}
+
+/// The model's rates for a config, checked (`None`: reset, every packet
+/// GREEN).
+fn rates(c: Option<&p4::MeterConfig>, what: &str) -> Result<(Rate, Rate), RpcError> {
+    let Some(c) = c else {
+        // No packet exceeds this: the bucket holds 2^64 units and refills
+        // at 10^12 units per microsecond.
+        let open = Rate {
+            per_us: 1e12,
+            burst: u64::MAX,
+        };
+        return Ok((open, open));
+    };
+    if c.cir < 0 || c.cburst < 0 || c.pir < 0 || c.pburst < 0 || c.eburst < 0 {
+        return Err(invalid(format!("{what}: negative rates or bursts")));
+    }
+    if c.eburst != 0 {
+        return Err(invalid(format!(
+            "{what}: eburst is for single-rate meters; v1model meters are two-rate three-colour"
+        )));
+    }
+    if c.cir > c.pir {
+        return Err(invalid(format!(
+            "{what}: the committed rate ({}) exceeds the peak rate ({})",
+            c.cir, c.pir
+        )));
+    }
+    let rate = |per_s: i64, burst: i64| Rate {
+        per_us: per_s as f64 / 1e6,
+        burst: burst as u64,
+    };
+    Ok((rate(c.cir, c.cburst), rate(c.pir, c.pburst)))
+}
+
+fn no_counter_data(d: Option<&p4::MeterCounterData>, what: &str) -> Result<(), RpcError> {
+    match d {
+        Some(_) => Err(RpcError::new(
+            Code::Unimplemented,
+            format!("{what}: per-colour meter counts are not kept by the model"),
+        )),
+        None => Ok(()),
+    }
+}
+
+impl Pipeline {
+    /// A MeterEntry update (MODIFY only; no index: every cell).
+    pub(crate) fn write_meter(
+        &mut self,
+        kind: p4::update::Type,
+        e: &p4::MeterEntry,
+    ) -> Result<(), RpcError> {
+        only_modify(kind, "a meter entry")?;
+        let m = self
+            .meters
+            .indexed
+            .get(&e.meter_id)
+            .cloned()
+            .ok_or_else(|| {
+                RpcError::new(Code::NotFound, format!("no meter with id {}", e.meter_id))
+            })?;
+        let range = cells(e.index.as_ref(), m.size, &m.name)?;
+        no_counter_data(e.counter_data.as_ref(), &m.name)?;
+        let (committed, peak) = rates(e.config.as_ref(), &m.name)?;
+        let index = e.index.as_ref().map(|_| range.start as usize);
+        if !self.switch.set_meter_rates(&m.name, index, committed, peak) {
+            return Err(RpcError::new(
+                Code::Internal,
+                format!("{}: no such meter in the switch", m.name),
+            ));
+        }
+        match index {
+            Some(i) => {
+                self.meters.cells.insert((e.meter_id, i as u64), e.config);
+            }
+            None => {
+                self.meters.cells.retain(|(id, _), _| *id != e.meter_id);
+                match &e.config {
+                    Some(c) => self.meters.all.insert(e.meter_id, *c),
+                    None => self.meters.all.remove(&e.meter_id),
+                };
+            }
+        }
+        Ok(())
+    }
+
+    /// The cells a MeterEntry read asks for (meter id 0: every meter; no
+    /// index: every cell), each with its config if one was written.
+    pub(crate) fn read_meters(&self, f: &p4::MeterEntry) -> Result<Vec<p4::Entity>, RpcError> {
+        let ids: Vec<u32> = if f.meter_id == 0 {
+            self.meters.indexed.keys().copied().collect()
+        } else if self.meters.indexed.contains_key(&f.meter_id) {
+            vec![f.meter_id]
+        } else {
+            return Err(RpcError::new(
+                Code::NotFound,
+                format!("no meter with id {}", f.meter_id),
+            ));
+        };
+        let mut out = Vec::new();
+        for id in ids {
+            let m = &self.meters.indexed[&id];
+            let index = if f.meter_id == 0 {
+                None
+            } else {
+                f.index.as_ref()
+            };
+            for i in cells(index, m.size, &m.name)? {
+                let config = match self.meters.cells.get(&(id, i)) {
+                    Some(c) => *c,
+                    None => self.meters.all.get(&id).cloned(),
+                };
+                out.push(p4::Entity {
+                    entity: Some(p4::entity::Entity::MeterEntry(p4::MeterEntry {
+                        meter_id: id,
+                        index: Some(p4::Index { index: i as i64 }),
+                        config,
+                        counter_data: None,
+                    })),
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// A DirectMeterEntry update (MODIFY only): the config of one table
+    /// entry's cell.
+    pub(crate) fn write_direct_meter(
+        &mut self,
+        kind: p4::update::Type,
+        e: &p4::DirectMeterEntry,
+    ) -> Result<(), RpcError> {
+        only_modify(kind, "a direct meter entry")?;
+        let te = e
+            .table_entry
+            .as_ref()
+            .ok_or_else(|| invalid("a direct meter entry needs its table entry"))?;
+        if te.is_default_action {
+            return Err(RpcError::new(
+                Code::Unimplemented,
+                "the direct meter cell of a default entry is not supported",
+            ));
+        }
+        no_counter_data(e.counter_data.as_ref(), "direct meter")?;
+        let t = self.table(te.table_id)?.clone();
+        let key = key_of(&t, te)?;
+        self.set_direct_meter(&t, &key, i64::from(te.priority), e.config.as_ref())
+    }
+
+    /// Sets the direct meter cell of the entry (`key`, `priority`) of
+    /// table `t`.
+    fn set_direct_meter(
+        &mut self,
+        t: &crate::device::TableMap,
+        key: &[janus_engine::table::FieldMatch],
+        priority: i64,
+        config: Option<&p4::MeterConfig>,
+    ) -> Result<(), RpcError> {
+        let table_id = t.id;
+        let Some(name) = self.meters.direct_of(table_id).map(str::to_string) else {
+            return Err(invalid(format!("table {} has no direct meter", t.name)));
+        };
+        let index = self
+            .switch
+            .table(t.slot)
+            .and_then(|s| s.index_of(key, priority))
+            .ok_or_else(|| {
+                RpcError::new(
+                    Code::NotFound,
+                    format!("{}: no entry with this key", t.name),
+                )
+            })?;
+        let (committed, peak) = rates(config, &name)?;
+        if !self
+            .switch
+            .set_meter_rates(&name, Some(index as usize), committed, peak)
+        {
+            return Err(RpcError::new(
+                Code::Internal,
+                format!("{name}: no cell for entry {index}"),
+            ));
+        }
+        match config {
+            Some(c) => self.meters.entries.insert((table_id, index), *c),
+            None => self.meters.entries.remove(&(table_id, index)),
+        };
+        Ok(())
+    }
+
+    /// The `meter_config` of a TableEntry INSERT or MODIFY, if given.
+    pub(crate) fn entry_meter_config(
+        &mut self,
+        t: &crate::device::TableMap,
+        te: &p4::TableEntry,
+        key: &[janus_engine::table::FieldMatch],
+        priority: i64,
+    ) -> Result<(), RpcError> {
+        match &te.meter_config {
+            Some(c) => self.set_direct_meter(t, key, priority, Some(c)),
+            None => Ok(()),
+        }
+    }
+
+    /// Resets the direct meter cell of a deleted entry.
+    pub(crate) fn forget_direct_meter(&mut self, table_id: u32, index: u32) {
+        if self.meters.entries.remove(&(table_id, index)).is_some()
+            && let Some(name) = self.meters.direct_of(table_id).map(str::to_string)
+            && let Ok((c, p)) = rates(None, &name)
+        {
+            self.switch
+                .set_meter_rates(&name, Some(index as usize), c, p);
+        }
+    }
+
+    /// The config written to the direct meter cell of entry `index` of
+    /// table `table_id`.
+    pub(crate) fn direct_meter_config(&self, table_id: u32, index: u32) -> Option<p4::MeterConfig> {
+        self.meters.entries.get(&(table_id, index)).cloned()
+    }
+
+    /// The direct meter cells a DirectMeterEntry read asks for: of one
+    /// entry, of every entry of a table, or of every table with a direct
+    /// meter (no table entry or table id 0).
+    pub(crate) fn read_direct_meters(
+        &self,
+        f: &p4::DirectMeterEntry,
+    ) -> Result<Vec<p4::Entity>, RpcError> {
+        let filter = f.table_entry.clone().unwrap_or_default();
+        let ids: Vec<u32> = if filter.table_id == 0 {
+            self.meters.direct.values().map(|(t, _)| *t).collect()
+        } else {
+            self.table(filter.table_id)?;
+            if self.meters.direct_of(filter.table_id).is_none() {
+                return Err(invalid(format!(
+                    "table {} has no direct meter",
+                    filter.table_id
+                )));
+            }
+            vec![filter.table_id]
+        };
+        let mut out = Vec::new();
+        for id in ids {
+            let mut one = filter.clone();
+            one.table_id = id;
+            one.is_default_action = false;
+            one.meter_config = Some(p4::MeterConfig::default());
+            one.counter_data = None;
+            let entries = self.read(&one)?;
+            if entries.is_empty() && !filter.r#match.is_empty() {
+                return Err(RpcError::new(
+                    Code::NotFound,
+                    "no table entry with this key",
+                ));
+            }
+            for mut te in entries {
+                let config = te.meter_config.take();
+                out.push(p4::Entity {
+                    entity: Some(p4::entity::Entity::DirectMeterEntry(p4::DirectMeterEntry {
+                        table_entry: Some(te),
+                        config,
+                        counter_data: None,
+                    })),
+                });
+            }
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_convert_per_second_to_per_microsecond() {
+        let c = p4::MeterConfig {
+            cir: 1_000,
+            cburst: 10,
+            pir: 2_000_000,
+            pburst: 20,
+            eburst: 0,
+        };
+        let (committed, peak) = rates(Some(&c), "m").unwrap();
+        assert_eq!(committed.per_us, 0.001);
+        assert_eq!(committed.burst, 10);
+        assert_eq!(peak.per_us, 2.0);
+        assert_eq!(peak.burst, 20);
+        let bad = |c: p4::MeterConfig| rates(Some(&c), "m").unwrap_err().code;
+        assert_eq!(
+            bad(p4::MeterConfig {
+                cir: 3,
+                pir: 2,
+                ..c
+            }),
+            Code::InvalidArgument
+        );
+        assert_eq!(
+            bad(p4::MeterConfig { eburst: 1, ..c }),
+            Code::InvalidArgument
+        );
+        assert_eq!(
+            bad(p4::MeterConfig { cburst: -1, ..c }),
+            Code::InvalidArgument
+        );
+    }
+}
