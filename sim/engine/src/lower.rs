@@ -141,32 +141,13 @@ impl Lowerer<'_> {
             }
             StmtKind::Declare(_, Some(rhs)) => self.whole_call(rhs, pre),
             StmtKind::Call(call) => self.whole_call(call, pre),
-            StmtKind::If(cond, a, b) => {
-                self.expr(cond, pre);
-                self.stmts(a);
-                self.stmts(b);
+            StmtKind::If(e, ..) | StmtKind::Switch(e, _) | StmtKind::Return(Some(e)) => {
+                self.expr(e, pre)
             }
-            StmtKind::Block(b) => self.stmts(b),
-            StmtKind::Return(Some(e)) => self.expr(e, pre),
-            StmtKind::Switch(subject, cases) => {
-                self.expr(subject, pre);
-                for c in cases {
-                    self.stmts(&mut c.body);
-                }
-            }
-            StmtKind::For {
-                init, update, body, ..
-            } => {
-                self.stmts(init);
-                self.stmts(update);
-                self.stmts(body);
-            }
-            StmtKind::ForIn { body, .. } => self.stmts(body),
-            StmtKind::Declare(_, None)
-            | StmtKind::Return(None)
-            | StmtKind::Exit
-            | StmtKind::Break
-            | StmtKind::Continue => {}
+            _ => {}
+        }
+        for body in s.bodies_mut() {
+            self.stmts(body);
         }
     }
 
@@ -342,26 +323,22 @@ impl Lowerer<'_> {
     }
 
     fn stmt_has_calls(&self, s: &Stmt) -> bool {
-        let any = |stmts: &[Stmt]| stmts.iter().any(|s| self.stmt_has_calls(s));
-        match &s.kind {
+        let own = match &s.kind {
             StmtKind::Assign(_, e) | StmtKind::Declare(_, Some(e)) | StmtKind::Call(e) => {
                 match &e.kind {
                     ExprKind::Call(_, args) => args.iter().flatten().any(|a| self.has_calls(a)),
                     _ => self.has_calls(e),
                 }
             }
-            StmtKind::Return(Some(e)) => self.has_calls(e),
-            StmtKind::If(c, a, b) => self.has_calls(c) || any(a) || any(b),
-            StmtKind::Block(b) => any(b),
-            StmtKind::Switch(subject, cases) => {
-                self.has_calls(subject) || cases.iter().any(|c| any(&c.body))
+            StmtKind::If(e, ..) | StmtKind::Switch(e, _) | StmtKind::Return(Some(e)) => {
+                self.has_calls(e)
             }
-            StmtKind::For {
-                init, update, body, ..
-            } => any(init) || any(update) || any(body),
-            StmtKind::ForIn { body, .. } => any(body),
             _ => false,
-        }
+        };
+        own || s
+            .bodies()
+            .into_iter()
+            .any(|b| b.iter().any(|s| self.stmt_has_calls(s)))
     }
 
     /// A new local of type `ty`.

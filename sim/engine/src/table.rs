@@ -775,10 +775,9 @@ impl TableState {
         best.filter(|&i| self.entries[i as usize].is_some())
     }
 
+    /// The rank entry `i` was given when it was added.
     fn rank_of(&self, i: u32) -> i64 {
-        self.entries[i as usize]
-            .as_ref()
-            .map_or(i64::MIN, |e| self.rank(e))
+        self.order[i as usize].0
     }
 
     fn hash_masked_key(&self, key: &[Bits], masks: &[Bits]) -> u64 {

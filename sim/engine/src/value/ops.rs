@@ -1,7 +1,7 @@
 //! P4 operators on [`Bits`]. Each has a fast path for values of at most 64
 //! bits (both operands in [`Repr::Small`]) and a general path over words.
 
-use super::{Bits, Repr, SMALL_MAX_WIDTH, limbs, mask, sext};
+use super::{Bits, Repr, SMALL_MAX_WIDTH, Word, limbs, mask};
 use std::borrow::Cow;
 
 impl Bits {
@@ -112,7 +112,9 @@ impl Bits {
     pub fn sat_add(&self, other: &Bits) -> Bits {
         self.debug_check_same_type(other);
         if let (Repr::Small(a), Repr::Small(b)) = (&self.repr, &other.repr) {
-            return self.clamp_small(self.small_numeric(*a) + self.small_numeric(*b));
+            return Word::new(self.width, self.signed, *a)
+                .sat_add(Word::new(other.width, other.signed, *b))
+                .to_bits();
         }
         let b = self.conform(other);
         let sum = self.add(&b);
@@ -128,7 +130,9 @@ impl Bits {
     pub fn sat_sub(&self, other: &Bits) -> Bits {
         self.debug_check_same_type(other);
         if let (Repr::Small(a), Repr::Small(b)) = (&self.repr, &other.repr) {
-            return self.clamp_small(self.small_numeric(*a) - self.small_numeric(*b));
+            return Word::new(self.width, self.signed, *a)
+                .sat_sub(Word::new(other.width, other.signed, *b))
+                .to_bits();
         }
         let b = self.conform(other);
         if !self.signed {
@@ -152,28 +156,6 @@ impl Bits {
         } else {
             Bits::max_value(self.width, self.signed)
         }
-    }
-
-    /// The numeric value of a pattern of at most 64 bits of this type.
-    #[inline]
-    fn small_numeric(&self, v: u64) -> i128 {
-        if self.signed {
-            i128::from(sext(v, self.width))
-        } else {
-            i128::from(v)
-        }
-    }
-
-    /// `v` clamped to the range of this (at most 64-bit) type.
-    #[inline]
-    fn clamp_small(&self, v: i128) -> Bits {
-        let w = self.width;
-        let (lo, hi) = match (self.signed, w) {
-            (_, 0) => (0, 0),
-            (true, _) => (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1),
-            (false, _) => (0, (1i128 << w) - 1),
-        };
-        self.with_small(v.clamp(lo, hi) as u64)
     }
 
     /// `-self` modulo 2^W (also defined for `bit<W>`: 2^W - self).
@@ -248,14 +230,7 @@ impl Bits {
     #[inline]
     pub fn shr(&self, amount: u64) -> Bits {
         if let Repr::Small(a) = self.repr {
-            if self.signed {
-                let s = amount.min(63);
-                return self.with_small((sext(a, self.width) >> s) as u64);
-            }
-            return match a.checked_shr(u32::try_from(amount).unwrap_or(u32::MAX)) {
-                Some(v) => self.with_small(v),
-                None => self.with_small(0),
-            };
+            return Word::new(self.width, self.signed, a).shr(amount).to_bits();
         }
         if self.is_negative() {
             // floor(a / 2^k) = -1 - floor((-1 - a) / 2^k) = ~(~a >>> k)
@@ -317,15 +292,12 @@ impl Bits {
     /// then read with the target signedness (so `bit<W>` to `int<W>`
     /// reinterprets the pattern, as in P4 and bmv2).
     pub fn cast(&self, width: u32, signed: bool) -> Bits {
-        if let Repr::Small(a) = self.repr {
-            if width <= SMALL_MAX_WIDTH {
-                let v = if self.signed {
-                    sext(a, self.width) as u64
-                } else {
-                    a
-                };
-                return Bits::small(width, signed, v & mask(width));
-            }
+        if let Repr::Small(a) = self.repr
+            && width <= SMALL_MAX_WIDTH
+        {
+            return Word::new(self.width, self.signed, a)
+                .cast(width, signed)
+                .to_bits();
         }
         let mut r = Bits::zero(width, signed);
         let words = r.words_mut();
