@@ -1,4 +1,5 @@
-//! Generates the P4Runtime messages and gRPC service code from `proto/`.
+//! Generates the P4Runtime and gNMI messages and gRPC service code from
+//! `proto/`.
 //!
 //! Everything happens in-process: protox parses and checks the .proto files
 //! (no `protoc`, no network) and tonic-prost-build turns the descriptors into
@@ -13,7 +14,12 @@ use std::path::PathBuf;
 use prost::Message;
 
 /// The files Janus compiles; everything they import comes along.
-const ROOTS: &[&str] = &["p4/v1/p4runtime.proto", "google/rpc/code.proto"];
+const ROOTS: &[&str] = &[
+    "p4/v1/p4runtime.proto",
+    "google/rpc/code.proto",
+    "stratum/p4_role_config.proto",
+    "gnmi/gnmi.proto",
+];
 
 fn main() -> Result<(), Box<dyn Error>> {
     let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR")?);

@@ -4,7 +4,7 @@
 #   fuzz/run.sh TARGET SECONDS [extra libFuzzer flags...]
 #
 # TARGET is one of: frontend, frontend_structured, pipeline_file, pcap, stf,
-# packet.
+# packet, p4runtime.
 # The corpus (fuzz/corpus/TARGET) and crash artifacts (fuzz/artifacts/TARGET)
 # are git-ignored. Needs cargo-fuzz (`cargo install cargo-fuzz --locked`).
 # Uses a nightly toolchain when one is installed, else the stable one with

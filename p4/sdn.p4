@@ -678,6 +678,9 @@ control SecurityGroups(in sdn_headers_t hdr, inout sdn_meta_t meta) {
         meta.drop_reason = DROP_SECURITY_GROUP;
     }
 
+    /* Tenants manage their own rules over P4Runtime (role tenant:<id>):
+     * only entries whose meta.tenant is their id. */
+    @janus_tenant_key("meta.tenant")
     table security_group_rules {
         key = {
             meta.tenant       : exact;
@@ -820,7 +823,9 @@ control SdnIngress(inout sdn_headers_t hdr,
                    inout standard_metadata_t sm) {
     /* Frames received from each VF (index: port). */
     counter(NIC_PORT_COUNT, CounterType.packets_and_bytes) vf_rx;
-    /* Frames of each tenant, both directions (index: tenant id). */
+    /* Frames of each tenant, both directions (index: tenant id); each
+     * tenant may read its own cell over P4Runtime. */
+    @janus_tenant_index
     counter(TENANT_COUNT, CounterType.packets_and_bytes) tenant_packets;
     /* Dropped frames by reason (index: DROP_*). */
     counter(DROP_REASON_COUNT, CounterType.packets) drops;

@@ -38,7 +38,17 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let trace = matches!(&cli.command, Command::Sim(c) if c.trace());
-    init_logging(cli.log.as_deref(), trace);
+    let audit = match &cli.command {
+        Command::Ctrl(c) => match c.audit_log().map(open_audit_log).transpose() {
+            Ok(file) => file,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        _ => None,
+    };
+    init_logging(cli.log.as_deref(), trace, audit);
     match cli.command {
         Command::Demo(args) => cmd::demo::run(&args),
         Command::P4(c) => cmd::p4::run(c),
@@ -48,8 +58,11 @@ fn main() -> ExitCode {
 }
 
 /// Logs to stderr, filtered by `--log`, else `JANUS_LOG`, else `warn`;
-/// `--trace` adds the packet traces (target `janus::trace`).
-fn init_logging(filter: Option<&str>, trace: bool) {
+/// `--trace` adds the packet traces (target `janus::trace`). With an audit
+/// file, the control plane's audit events (target `janus::audit`) are
+/// appended to it as JSON lines, whatever the filter.
+fn init_logging(filter: Option<&str>, trace: bool, audit: Option<std::fs::File>) {
+    use tracing_subscriber::prelude::*;
     let mut filter = filter
         .map(str::to_string)
         .or_else(|| std::env::var("JANUS_LOG").ok())
@@ -57,9 +70,32 @@ fn init_logging(filter: Option<&str>, trace: bool) {
     if trace {
         filter.push_str(",janus::trace=info");
     }
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
+    let stderr = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_filter(tracing_subscriber::EnvFilter::new(filter));
+    let audit = audit.map(|file| {
+        tracing_subscriber::fmt::layer()
+            .json()
+            .flatten_event(true)
+            .with_current_span(false)
+            .with_writer(std::sync::Mutex::new(file))
+            .with_filter(
+                tracing_subscriber::filter::Targets::new()
+                    .with_target(janus_ctrl::audit::TARGET, tracing::Level::INFO),
+            )
+    });
+    let _ = tracing_subscriber::registry()
+        .with(stderr)
+        .with(audit)
         .try_init();
+}
+
+/// Opens the audit log for appending (created when missing).
+fn open_audit_log(path: &std::path::Path) -> Result<std::fs::File, String> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("cannot open the audit log {}: {e}", path.display()))
 }

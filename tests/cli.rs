@@ -651,3 +651,318 @@ fn shipped_pipelines_pass_their_packet_tests() {
         }
     }
 }
+
+/// `janus ctrl serve --p4 p4/sdn.p4` on a free port, killed when dropped.
+struct CtrlServer {
+    child: std::process::Child,
+    addr: String,
+}
+
+impl CtrlServer {
+    /// Starts the server and waits (at most a minute) for the address it
+    /// prints on stderr.
+    fn start() -> CtrlServer {
+        use std::io::BufRead;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_janus"))
+            .args([
+                "ctrl",
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--insecure",
+                "--p4",
+                "p4/sdn.p4",
+            ])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("janus ctrl serve runs");
+        let stderr = child.stderr.take().expect("stderr");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stderr)
+                .lines()
+                .map_while(Result::ok)
+            {
+                let addr = line
+                    .split_whitespace()
+                    .find(|w| w.starts_with("127.0.0.1:"))
+                    .map(|w| w.trim_end_matches(',').to_string());
+                if let Some(addr) = addr {
+                    let _ = tx.send(addr);
+                }
+            }
+        });
+        let mut server = CtrlServer {
+            child,
+            addr: String::new(),
+        };
+        server.addr = rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the server prints its address within a minute");
+        server
+    }
+
+    /// `janus ctrl ARGS --server ADDR`: (exit code, stdout, stderr).
+    fn ctrl(&self, args: &[&str]) -> (Option<i32>, String, String) {
+        // `--server` before a `--` (after it come the action's words).
+        let at = args.iter().position(|a| *a == "--").unwrap_or(args.len());
+        let mut all = vec!["ctrl"];
+        all.extend(&args[..at]);
+        all.extend(["--server", &self.addr]);
+        all.extend(&args[at..]);
+        let out = janus(&all);
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    /// As [`CtrlServer::ctrl`], asserting success; stdout.
+    fn ctrl_ok(&self, args: &[&str]) -> String {
+        let (code, stdout, stderr) = self.ctrl(args);
+        assert_eq!(code, Some(0), "{args:?}: {stdout}{stderr}");
+        stdout
+    }
+}
+
+impl Drop for CtrlServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `janus ctrl tenant add|del`, `table add|del|list` and `counters` over
+/// P4Runtime against `janus ctrl serve`, with names typed, never ids.
+#[test]
+fn ctrl_client_configures_lists_and_deletes_a_tenant() {
+    let server = CtrlServer::start();
+    let out = server.ctrl_ok(&[
+        "tenant",
+        "add",
+        "7",
+        "--vni",
+        "7007",
+        "--vf",
+        "port=8,mac=02:00:00:00:07:08,ip=10.7.0.8",
+        "--vf",
+        "port=9,mac=02:00:00:00:07:09,ip=10.7.0.9",
+        "--gateway",
+        "mac=02:00:00:00:07:01,ip=10.7.0.1,ip6=fd07::1",
+        "--tunnel",
+        "id=7,vtep=192.168.0.77,underlay-mac=02:bb:00:00:00:00,uplink=0",
+        "--remote",
+        "prefix=10.7.8.0/24,tunnel=7,next-mac=02:00:00:00:07:20",
+    ]);
+    assert!(out.contains("tenant 7: 16 entries written"), "{out}");
+    let list = server.ctrl_ok(&["table", "list", "vf_tenants"]);
+    assert!(
+        list.contains("SdnIngress.vf_classify.vf_tenants: 2 entries"),
+        "{list}"
+    );
+    assert!(
+        list.contains("ingress_port=8 -> assign_vf(tenant=7, vni=7007)"),
+        "{list}"
+    );
+    let routes = server.ctrl_ok(&["table", "list", "tenant_routes"]);
+    for want in [
+        "vrf=7 hdr.ipv4.dst_addr=10.7.0.9/32 -> route_to_vf(port=9, next_mac=02:00:00:00:07:09)",
+        "vrf=7 hdr.ipv4.dst_addr=10.7.8.0/24 -> route_to_remote(tunnel=7, next_mac=02:00:00:00:07:20)",
+    ] {
+        assert!(routes.contains(want), "{routes}");
+    }
+    let gw = server.ctrl_ok(&["table", "list", "SdnIngress.gateway.tenant_gateways"]);
+    assert!(
+        gw.contains(
+            "meta.tenant=7 -> set_gateway(mac=02:00:00:00:07:01, ipv4=10.7.0.1, ipv6=fd07::1)"
+        ),
+        "{gw}"
+    );
+
+    // One entry by hand: a ternary rule with a priority, a MAC entry.
+    server.ctrl_ok(&[
+        "table",
+        "add",
+        "security_group_rules",
+        "--priority",
+        "10",
+        "meta.tenant=7",
+        "hdr.ipv4.protocol=6",
+        "meta.l4_dport=0x17&&&0xffff",
+        "--",
+        "deny",
+    ]);
+    let rules = server.ctrl_ok(&["table", "list", "security_group_rules"]);
+    assert!(
+        rules.contains(
+            "priority=10 meta.tenant=7 hdr.ipv4.protocol=6&&&255 meta.l4_dport=23&&&65535 -> deny()"
+        ),
+        "{rules}"
+    );
+    let mac = ["tenant_macs", "vni=7007", "dst_addr=02:00:00:00:07:30"];
+    let mut add = vec!["table", "add"];
+    add.extend(mac);
+    add.extend(["--", "bridge_to_vf", "port=9"]);
+    assert!(server.ctrl_ok(&add).contains("added 1 entry"));
+    let mut del = vec!["table", "del"];
+    del.extend(mac);
+    assert!(server.ctrl_ok(&del).contains("deleted 1 entry"));
+    // Deleting it again: the server's per-update error, exit 1.
+    let (code, _, err) = server.ctrl(&del);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("1 of 1 updates failed") && err.contains("NotFound"),
+        "{err}"
+    );
+
+    // Counters: one cell, and every cell (only non-zero ones printed).
+    let one = server.ctrl_ok(&["counters", "tenant_packets", "--index", "7"]);
+    assert_eq!(
+        one.trim(),
+        "SdnIngress.tenant_packets[7]: 0 packets, 0 bytes"
+    );
+    let all = server.ctrl_ok(&["counters", "SdnIngress.drops"]);
+    assert!(
+        all.contains("(32 other cells of SdnIngress.drops are 0)"),
+        "{all}"
+    );
+
+    // Bad names and values: exit 2, with what was wrong.
+    for (args, want) in [
+        (vec!["table", "list", "nosuch"], "no table `nosuch`"),
+        (vec!["counters", "nosuch"], "no counter `nosuch`"),
+        (
+            vec![
+                "table",
+                "add",
+                "vf_tenants",
+                "ingress_port=600",
+                "--",
+                "assign_vf",
+                "tenant=1",
+                "vni=1",
+            ],
+            "needs 10 bits but the field is 9 bits wide",
+        ),
+        (
+            vec![
+                "table",
+                "add",
+                "vf_tenants",
+                "ingress_port=6",
+                "--",
+                "no_such_action",
+            ],
+            "no_such_action",
+        ),
+        (
+            vec![
+                "table",
+                "add",
+                "vf_tenants",
+                "ingress_port=6",
+                "--",
+                "assign_vf",
+                "tenant=1",
+            ],
+            "needs `vni=VALUE`",
+        ),
+        (
+            vec![
+                "table",
+                "add",
+                "security_group_rules",
+                "meta.tenant=7",
+                "--",
+                "deny",
+            ],
+            "give a priority",
+        ),
+    ] {
+        let (code, _, err) = server.ctrl(&args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+
+    // The tenant goes, with its security group rule and its tunnel.
+    let out = server.ctrl_ok(&["tenant", "del", "7"]);
+    assert!(out.contains("tenant 7: 17 entries deleted"), "{out}");
+    for table in [
+        "vf_tenants",
+        "tenant_routes",
+        "tunnels",
+        "security_group_rules",
+    ] {
+        let list = server.ctrl_ok(&["table", "list", table]);
+        assert!(list.contains(": 0 entries"), "{list}");
+    }
+    let (code, _, err) = server.ctrl(&["tenant", "del", "7"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("no entries of tenant 7"), "{err}");
+}
+
+/// `table add --file` writes an entries file in one batch; a second time
+/// every update fails and each is listed.
+#[test]
+fn ctrl_table_add_file_writes_a_batch_and_lists_its_failures() {
+    let server = CtrlServer::start();
+    let file = repo("p4/demo/sdn_demo.entries");
+    let out = server.ctrl_ok(&["table", "add", "--file", &file]);
+    assert!(out.contains("added 40 entries"), "{out}");
+    let macs = server.ctrl_ok(&["table", "list", "tenant_macs"]);
+    assert!(
+        macs.contains(
+            "meta.vni=2002 hdr.ethernet.dst_addr=02:00:00:00:02:05 -> bridge_to_vf(port=5)"
+        ),
+        "{macs}"
+    );
+    let (code, _, err) = server.ctrl(&["table", "add", "--file", &file]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("40 of 40 updates failed"), "{err}");
+    assert_eq!(err.matches("AlreadyExists").count(), 40, "{err}");
+}
+
+/// A server that is not there: exit 1 and a clear message, promptly.
+#[test]
+fn ctrl_client_reports_an_unreachable_server() {
+    // A port nobody listens on: bound, then released.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let addr = format!("127.0.0.1:{port}");
+    let start = std::time::Instant::now();
+    let out = janus(&["ctrl", "table", "list", "vf_tenants", "--server", &addr]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!("cannot reach the P4Runtime server at {addr}")),
+        "{err}"
+    );
+    assert!(start.elapsed() < std::time::Duration::from_secs(30));
+}
+
+/// The demo configures its tenants over P4Runtime and says where.
+#[test]
+fn demo_configures_the_tenants_over_p4runtime() {
+    let dir = temp_dir("demo-p4rt");
+    let out = janus(&["demo", "--out-dir", &dir.display().to_string()]);
+    let text = squeeze(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("the tenants configured over P4Runtime at 127.0.0.1:"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(32 entries written as `janus ctrl tenant add` writes them)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Counters read after the run, over P4Runtime at 127.0.0.1:"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

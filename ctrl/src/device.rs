@@ -54,6 +54,8 @@ pub enum PipelineError {
     P4InfoMismatch(String),
     #[error("the program's P4Info and the switch disagree: {0}")]
     Internal(String),
+    #[error("the program's tenant annotations are wrong: {0}")]
+    TenantPolicy(String),
 }
 
 impl PipelineError {
@@ -111,7 +113,7 @@ pub struct Pipeline {
     /// The config as the client set it (P4Info, device config, cookie).
     pub config: p4::ForwardingPipelineConfig,
     pub switch: V1Switch,
-    tables: HashMap<u32, TableMap>,
+    pub(crate) tables: HashMap<u32, TableMap>,
     /// Table ids in P4Info order, for wildcard reads.
     order: Vec<u32>,
     /// Counters, registers, the replication engine, controller headers.
@@ -122,6 +124,10 @@ pub struct Pipeline {
     pub(crate) profiles: crate::profiles::Profiles,
     /// Digest configs and the lists sent and not yet acknowledged.
     pub(crate) digests: crate::digests::Digests,
+    /// What tenant roles may touch (the program's tenant annotations).
+    pub(crate) tenant_policy: crate::roles::TenantPolicy,
+    /// Table entries' metadata and idle timeouts.
+    pub(crate) entry_data: crate::entry_data::EntryData,
 }
 
 /// Compiles a device config: a Janus pipeline file (`janus p4 compile -o`),
@@ -175,6 +181,8 @@ impl Pipeline {
         info: &cfg::P4Info,
     ) -> Result<Pipeline, PipelineError> {
         let internal = PipelineError::Internal;
+        let tenant_policy =
+            crate::roles::TenantPolicy::from_p4info(info).map_err(PipelineError::TenantPolicy)?;
         let actions: HashMap<u32, &cfg::Action> = info
             .actions
             .iter()
@@ -275,6 +283,8 @@ impl Pipeline {
             meters,
             profiles,
             digests,
+            tenant_policy,
+            entry_data: Default::default(),
         })
     }
 
@@ -363,6 +373,9 @@ impl Pipeline {
             (Some(p), _) => Some(self.indirect_target(p, &t.name, te.action.as_ref())?),
             (None, _) => None,
         };
+        if kind != Type::Delete {
+            self.check_entry_data(&t, te)?;
+        }
         let state = self
             .switch
             .table_mut(t.slot)
@@ -382,6 +395,7 @@ impl Pipeline {
                     }
                 }
                 .map_err(table_error)?;
+                self.record_entry_data(&t, te, &key, true);
                 self.entry_meter_config(&t, te, &key, priority)
             }
             Type::Modify => {
@@ -393,6 +407,7 @@ impl Pipeline {
                     }
                 }
                 .map_err(table_error)?;
+                self.record_entry_data(&t, te, &key, false);
                 self.entry_meter_config(&t, te, &key, priority)
             }
             Type::Delete => {
@@ -400,6 +415,7 @@ impl Pipeline {
                 state.remove(&key, priority).map_err(table_error)?;
                 if let Some(index) = index {
                     self.forget_direct_meter(te.table_id, index);
+                    self.forget_entry_data(te.table_id, index);
                 }
                 Ok(())
             }
@@ -494,6 +510,9 @@ impl Pipeline {
                 let index = state.index_of(&e.key, e.priority);
                 let target = index.and_then(|i| state.target(i));
                 let mut te = entry_to_proto(id, t, e, target);
+                if let Some(i) = index {
+                    self.fill_entry_data(t, i, &mut te, filter.time_since_last_hit.is_some());
+                }
                 te.counter_data = unit.map(|u| crate::resources::counter_data(u, counts));
                 if filter.meter_config.is_some() {
                     te.meter_config = index.and_then(|i| self.direct_meter_config(id, i));
@@ -506,6 +525,73 @@ impl Pipeline {
 }
 
 impl Pipeline {
+    /// The entities a Read request's entity asks for (its wildcards
+    /// expanded), in canonical form.
+    pub fn read_entity(&self, e: &p4::Entity) -> Result<Vec<p4::Entity>, RpcError> {
+        use p4::entity::Entity as E;
+        Ok(match &e.entity {
+            Some(E::TableEntry(filter)) => self
+                .read(filter)?
+                .into_iter()
+                .map(|te| p4::Entity {
+                    entity: Some(E::TableEntry(te)),
+                })
+                .collect(),
+            Some(E::CounterEntry(f)) => self.read_counters(f)?,
+            Some(E::DirectCounterEntry(f)) => self.read_direct_counters(f)?,
+            Some(E::RegisterEntry(f)) => self.read_registers(f)?,
+            Some(E::PacketReplicationEngineEntry(f)) => self.read_pre(f)?,
+            Some(E::MeterEntry(f)) => self.read_meters(f)?,
+            Some(E::DirectMeterEntry(f)) => self.read_direct_meters(f)?,
+            Some(E::ActionProfileMember(f)) => self.read_members(f)?,
+            Some(E::ActionProfileGroup(f)) => self.read_profile_groups(f)?,
+            Some(E::ValueSetEntry(f)) => self.read_value_sets(f)?,
+            Some(E::DigestEntry(f)) => self.read_digests(f)?,
+            Some(E::ExternEntry(_)) => {
+                return Err(RpcError::new(
+                    Code::Unimplemented,
+                    "extern entries cannot be read (v1model has none)",
+                ));
+            }
+            None => return Err(invalid("an empty entity")),
+        })
+    }
+
+    /// The entry at `index` of table `table_id`, in canonical form with
+    /// its metadata and idle timeout.
+    pub(crate) fn entry_at(&self, table_id: u32, index: u32) -> Option<p4::TableEntry> {
+        let t = self.tables.get(&table_id)?;
+        let state = self.switch.table(t.slot)?;
+        let mut te = entry_to_proto(table_id, t, state.entry(index)?, state.target(index));
+        self.fill_entry_data(t, index, &mut te, false);
+        Some(te)
+    }
+
+    /// The default entries a client changed (not const, and not the
+    /// program's), in P4Info order, as MODIFY-able entries.
+    pub(crate) fn written_defaults(&self) -> Vec<p4::TableEntry> {
+        let mut out = Vec::new();
+        for id in &self.order {
+            let t = &self.tables[id];
+            let Some(state) = self.switch.table(t.slot) else {
+                continue;
+            };
+            if t.const_default || state.default == t.initial_default {
+                continue;
+            }
+            out.push(p4::TableEntry {
+                table_id: *id,
+                action: state
+                    .default
+                    .as_ref()
+                    .map(|(index, args)| table_action(t, *index, args)),
+                is_default_action: true,
+                ..Default::default()
+            });
+        }
+        out
+    }
+
     /// The entries a filter names, each with its direct counter data (the
     /// table must have a direct counter).
     pub(crate) fn read_with_counts(

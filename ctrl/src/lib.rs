@@ -16,18 +16,29 @@
 //! | [`proto::p4::v1`] | `p4.v1` | the `P4Runtime` service, its requests, responses and entities; `P4Data` |
 //! | [`proto::p4::config::v1`] | `p4.config.v1` | the P4Info and the P4 type descriptions |
 //! | [`proto::google::rpc`] | `google.rpc` | `Status` and the canonical `Code`s |
+//! | [`proto::gnmi`] | `gnmi` | the `gNMI` service ([`gnmi`] serves it on the same port) |
+//! | [`proto::gnmi_ext`] | `gnmi_ext` | gNMI extensions (accepted, ignored) |
 //!
 //! `google.protobuf.Any` is [`prost_types::Any`]. For the service, `p4::v1`
 //! holds the server trait `p4_runtime_server::P4Runtime` and the client
 //! `p4_runtime_client::P4RuntimeClient` (`P4RuntimeClient::connect(addr)`).
 
+mod arbitration;
+pub mod audit;
+pub mod auth;
+pub mod certs;
 pub mod device;
 pub mod digests;
+mod entry_data;
+pub mod gnmi;
+pub mod journal;
 pub mod meters;
 pub mod p4info;
 pub mod profiles;
 pub mod resources;
+pub mod roles;
 pub mod server;
+pub mod undo;
 
 pub mod proto {
     //! Messages and services generated from `ctrl/proto/` by `build.rs`.

@@ -6,32 +6,40 @@
 //! `await`. Compiling a pushed pipeline runs on a blocking thread, outside
 //! the lock.
 //!
-//! Arbitration follows P4Runtime 1.5 §5: per (device id, role) — only the
-//! default role so far — the stream with the highest election id is the
-//! primary. Each arbitration message gets an answer: OK to the primary,
-//! ALREADY_EXISTS to a backup (NOT_FOUND when there is no primary), carrying
-//! the highest election id seen; when the primary changes every stream of
-//! the role is told. An election id another stream already holds is
-//! refused with INVALID_ARGUMENT, which ends that stream. Write and
-//! SetForwardingPipelineConfig need the primary's election id
-//! (PERMISSION_DENIED otherwise).
+//! Arbitration follows P4Runtime 1.5 §5 per (device id, role)
+//! ([`crate::arbitration`]). Write and SetForwardingPipelineConfig need the
+//! election id of the role's primary (PERMISSION_DENIED otherwise), and
+//! every update is checked against the role's rights ([`crate::roles`])
+//! before the device sees it. Who the client is comes from its TLS
+//! certificate ([`crate::auth`]): a tenant may only use its own role and
+//! never push a pipeline. Every Write update, pipeline change and refusal
+//! goes to the audit log ([`crate::audit`]).
 //!
-//! Packet I/O (§16.1): a PacketOut from the primary enters the pipeline on
-//! the CPU port behind the `packet_out` controller header; one from any
-//! other stream, or with metadata that do not match the P4Info, is dropped
-//! and answered with a StreamError. Packets the pipeline sends to the CPU
-//! port go to the primary as PacketIns, their `packet_in` header turned
-//! into metadata. After every packet the switch's digests go to the
-//! primary as DigestLists ([`crate::digests`]). The entities beside table
+//! Packet I/O (§16.1): a PacketOut from a primary whose role may send
+//! packets enters the pipeline on the CPU port behind the `packet_out`
+//! controller header; one from any other stream, or with metadata that do
+//! not match the P4Info, is dropped and answered with a StreamError.
+//! Packets the pipeline sends to the CPU port go as PacketIns, their
+//! `packet_in` header turned into metadata, to the primary of every role
+//! that takes them (the default role always; a configured role when its
+//! role config says so and its filter matches). After every packet the
+//! switch's digests go to the default role's primary as DigestLists
+//! ([`crate::digests`]). The entities beside table
 //! entries are in [`crate::resources`], [`crate::meters`] and
 //! [`crate::profiles`].
 
+use crate::arbitration::{Arbitrations, Join, StreamTx, from_uint128};
+use crate::audit::{self, Who};
+use crate::auth::Identity;
 use crate::device::{Pipeline, RpcError};
+use crate::gnmi::{GnmiConfig, GnmiService, PortStats};
+use crate::journal::{Journal, JournalError, Restored, StateConfig};
 use crate::proto::google::rpc;
 use crate::proto::p4::v1 as p4;
 use crate::proto::p4::v1::p4_runtime_server::{P4Runtime, P4RuntimeServer};
+use crate::roles::Access;
+use crate::undo;
 use prost::Message;
-use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
@@ -43,8 +51,6 @@ pub const MAX_MESSAGE_BYTES: usize = 64 << 20;
 /// Messages queued per stream before the server waits on the client.
 const STREAM_QUEUE: usize = 256;
 
-type StreamTx = mpsc::Sender<Result<p4::StreamMessageResponse, Status>>;
-
 /// Where the packets the pipeline sends out of its ports (other than the
 /// CPU port) go, for packets that PacketOuts put in: (port, frame).
 pub type PortTx = mpsc::Sender<(u32, Vec<u8>)>;
@@ -52,88 +58,31 @@ pub type PortTx = mpsc::Sender<(u32, Vec<u8>)>;
 /// The CPU port unless `--cpu-port` says otherwise (Janus's NIC port map).
 pub const DEFAULT_CPU_PORT: u32 = 510;
 
-/// One open StreamChannel of the default role.
-struct Client {
-    election_id: u128,
-    tx: StreamTx,
-}
-
-/// Arbitration state of the default role.
-#[derive(Default)]
-struct Arbitration {
-    /// Streams that have sent an arbitration update, by stream number.
-    clients: BTreeMap<u64, Client>,
-    /// The highest election id ever seen for the role.
-    highest: Option<u128>,
-    /// The primary's stream number.
-    primary: Option<u64>,
-}
-
-impl Arbitration {
-    fn primary_election_id(&self) -> Option<u128> {
-        self.primary
-            .and_then(|s| self.clients.get(&s))
-            .map(|c| c.election_id)
-    }
-
-    /// Recomputes the primary: the stream holding the highest election id
-    /// seen. Returns whether the primary changed.
-    fn elect(&mut self) -> bool {
-        let best = self
-            .clients
-            .iter()
-            .max_by_key(|(_, c)| c.election_id)
-            .filter(|(_, c)| Some(c.election_id) == self.highest)
-            .map(|(&s, _)| s);
-        let changed = best != self.primary;
-        self.primary = best;
-        changed
-    }
-
-    /// The arbitration answer for stream `s`.
-    fn answer(&self, device_id: u64, s: u64) -> p4::StreamMessageResponse {
-        let (code, message) = if self.primary == Some(s) {
-            (Code::Ok, "this stream is the primary")
-        } else if self.primary.is_some() {
-            (
-                Code::AlreadyExists,
-                "a primary with a higher election id exists",
-            )
-        } else {
-            (Code::NotFound, "there is no primary")
-        };
-        p4::StreamMessageResponse {
-            update: Some(p4::stream_message_response::Update::Arbitration(
-                p4::MasterArbitrationUpdate {
-                    device_id,
-                    role: None,
-                    election_id: self.highest.map(to_uint128),
-                    status: Some(rpc::Status {
-                        code: code as i32,
-                        message: message.into(),
-                        details: Vec::new(),
-                    }),
-                },
-            )),
-        }
-    }
-
-    /// Tells every stream of the role its standing.
-    fn notify_all(&self, device_id: u64) {
-        for (&s, c) in &self.clients {
-            let _ = c.tx.try_send(Ok(self.answer(device_id, s)));
-        }
-    }
-}
-
 struct State {
     pipeline: Option<Pipeline>,
     /// The config of the last VERIFY_AND_SAVE, for COMMIT.
     saved: Option<Pipeline>,
-    arbitration: Arbitration,
+    arbitration: Arbitrations,
     next_stream: u64,
     /// Where frames from PacketOuts leave by (none: they are dropped).
     port_out: Option<PortTx>,
+    /// The journal of the state directory (`--state`), if any.
+    journal: Option<Journal>,
+}
+
+/// Makes `pipeline` the committed one; with a journal, first starts a new
+/// journal holding it and `carried` (the state RECONCILE_AND_COMMIT
+/// brought over). When the journal cannot be written the old pipeline
+/// stays.
+fn commit(state: &mut State, pipeline: Pipeline, carried: &[p4::Update]) -> Result<(), Status> {
+    if let Some(journal) = state.journal.as_mut() {
+        journal.start(&pipeline.config, carried).map_err(|e| {
+            tracing::error!("the pipeline cannot be saved: {e}");
+            Status::unavailable(format!("the pipeline cannot be saved: {e}"))
+        })?;
+    }
+    state.pipeline = Some(pipeline);
+    Ok(())
 }
 
 /// The server's state, shared by the service, the streams' tasks and
@@ -142,6 +91,9 @@ struct Shared {
     device_id: u64,
     cpu_port: u32,
     state: Mutex<State>,
+    /// Per-port packet and byte counts (gNMI interface counters), kept
+    /// outside the lock.
+    port_stats: PortStats,
 }
 
 impl Shared {
@@ -167,39 +119,51 @@ impl Shared {
             ..
         } = state;
         let pipeline = pipeline.as_mut()?;
+        self.port_stats.count_in(port, bytes.len());
         let mut rest = Vec::new();
-        for (p, frame) in pipeline.switch.process(port, bytes) {
+        let sent = pipeline.switch.process(port, bytes);
+        if sent.is_empty() {
+            self.port_stats.count_discard(port);
+        }
+        for (p, frame) in sent {
+            self.port_stats.count_out(p, frame.len());
             if p != self.cpu_port {
                 rest.push((p, frame));
                 continue;
             }
-            let Some(packet) = pipeline.packet_in(&frame) else {
+            let Some(mut packet) = pipeline.packet_in(&frame) else {
                 tracing::debug!(
                     len = frame.len(),
                     "CPU-port packet shorter than packet_in: dropped"
                 );
                 continue;
             };
-            let primary = arbitration
-                .primary
-                .and_then(|s| arbitration.clients.get(&s));
-            let Some(client) = primary else {
-                tracing::debug!("PacketIn dropped: there is no primary");
-                continue;
-            };
-            let msg = p4::StreamMessageResponse {
-                update: Some(p4::stream_message_response::Update::Packet(packet)),
-            };
-            if client.tx.try_send(Ok(msg)).is_err() {
-                tracing::debug!("PacketIn dropped: the primary's stream is full");
+            // To the primary of every role that takes this PacketIn.
+            let takers: Vec<_> = arbitration
+                .primaries()
+                .filter(|(_, access)| access.receives_packet_in(&packet.metadata))
+                .map(|(client, _)| client)
+                .collect();
+            if takers.is_empty() {
+                tracing::debug!("PacketIn dropped: no primary takes it");
+            }
+            for (i, client) in takers.iter().enumerate() {
+                let packet = if i + 1 < takers.len() {
+                    packet.clone()
+                } else {
+                    std::mem::take(&mut packet)
+                };
+                let msg = p4::StreamMessageResponse {
+                    update: Some(p4::stream_message_response::Update::Packet(packet)),
+                };
+                if client.tx.try_send(Ok(msg)).is_err() {
+                    tracing::debug!("PacketIn dropped: the primary's stream is full");
+                }
             }
         }
         let lists = pipeline.digest_lists();
         if !lists.is_empty() {
-            let primary = arbitration
-                .primary
-                .and_then(|s| arbitration.clients.get(&s));
-            match primary {
+            match arbitration.default_primary() {
                 None => {
                     tracing::debug!(lists = lists.len(), "digests dropped: there is no primary")
                 }
@@ -265,17 +229,12 @@ impl SwitchHandle {
         let mut state = self.shared.lock();
         self.shared.run_packet(&mut state, port, packet)
     }
-}
 
-fn to_uint128(v: u128) -> p4::Uint128 {
-    p4::Uint128 {
-        high: (v >> 64) as u64,
-        low: v as u64,
+    /// The per-port packet and byte counts of every packet that went
+    /// through the pipeline (read without the server's lock).
+    pub fn port_stats(&self) -> &PortStats {
+        &self.shared.port_stats
     }
-}
-
-fn from_uint128(v: &p4::Uint128) -> u128 {
-    (u128::from(v.high) << 64) | u128::from(v.low)
 }
 
 impl P4RuntimeService {
@@ -292,12 +251,14 @@ impl P4RuntimeService {
             shared: Arc::new(Shared {
                 device_id,
                 cpu_port,
+                port_stats: PortStats::new(),
                 state: Mutex::new(State {
                     pipeline: None,
                     saved: None,
-                    arbitration: Arbitration::default(),
+                    arbitration: Arbitrations::default(),
                     next_stream: 0,
                     port_out: None,
+                    journal: None,
                 }),
             }),
         }
@@ -313,6 +274,41 @@ impl P4RuntimeService {
     /// Commits a pipeline without a client (`janus ctrl serve --p4`).
     pub fn set_pipeline(&self, pipeline: Pipeline) {
         self.shared.lock().pipeline = Some(pipeline);
+    }
+
+    /// Attaches the state directory of `config` (before serving): takes
+    /// its lock, reads the journal and restores the pipeline and the
+    /// entities written to it. From then on every commit and every Write
+    /// batch is saved there before it is answered. A torn tail is dropped
+    /// (see [`crate::journal`]); a record that does not replay is an error.
+    pub fn restore(&self, config: &StateConfig) -> Result<Restored, JournalError> {
+        let (journal, contents) = Journal::open(config)?;
+        let restored = Restored {
+            batches: contents.batches.len(),
+            dropped_at: contents.dropped_at,
+        };
+        let pipeline = journal.replay(contents)?;
+        let mut state = self.shared.lock();
+        if let Some(p) = pipeline {
+            state.pipeline = Some(p);
+        }
+        state.journal = Some(journal);
+        Ok(restored)
+    }
+
+    /// The committed pipeline's config, if any.
+    pub fn pipeline_config(&self) -> Option<p4::ForwardingPipelineConfig> {
+        self.shared
+            .lock()
+            .pipeline
+            .as_ref()
+            .map(|p| p.config.clone())
+    }
+
+    /// Commits a pipeline without a client, saving it in the state
+    /// directory when one is attached (a new journal).
+    pub fn commit_pipeline(&self, pipeline: Pipeline) -> Result<(), Status> {
+        commit(&mut self.shared.lock(), pipeline, &[])
     }
 
     pub fn switch_handle(&self) -> SwitchHandle {
@@ -338,68 +334,149 @@ impl P4RuntimeService {
         Ok(())
     }
 
-    fn check_role(role: &str) -> Result<(), Status> {
-        if !role.is_empty() {
-            return Err(Status::unimplemented(format!(
-                "role {role:?}: only the default role is supported so far"
-            )));
+    /// Whether `identity` may act in `role`: the operator in any role, a
+    /// tenant in its own role (`tenant:<id>`) only.
+    fn check_role(identity: Identity, role: &str) -> Result<(), Status> {
+        match identity.own_role() {
+            Some(own) if own != role => Err(Status::permission_denied(format!(
+                "{identity} may only use role {own:?}, not {role:?}"
+            ))),
+            _ => Ok(()),
         }
-        Ok(())
     }
 
-    /// Whether `election_id` is the primary's.
-    fn check_primary(state: &State, election_id: Option<&p4::Uint128>) -> Result<(), Status> {
-        let given = election_id.map(from_uint128);
-        match state.arbitration.primary_election_id() {
-            Some(p) if given == Some(p) => Ok(()),
-            _ => Err(Status::permission_denied(
-                "only the primary controller (with the current election id) may do this",
-            )),
-        }
+    /// The rights of `role`'s primary, when `election_id` is its election
+    /// id (PERMISSION_DENIED otherwise).
+    fn check_primary<'s>(
+        state: &'s State,
+        role: &str,
+        election_id: Option<&p4::Uint128>,
+    ) -> Result<&'s Access, Status> {
+        state
+            .arbitration
+            .primary_access(role, election_id.map(from_uint128))
     }
 
     /// Handles one arbitration message from stream `s`; an error ends the
     /// stream with that status.
     fn arbitrate(
         &self,
+        identity: Identity,
         s: u64,
         tx: &StreamTx,
         update: &p4::MasterArbitrationUpdate,
     ) -> Result<(), Status> {
         self.check_device(update.device_id)?;
-        if let Some(role) = &update.role {
-            Self::check_role(&role.name)?;
-        }
+        let (role, config) = match &update.role {
+            Some(r) => (r.name.clone(), r.config.clone()),
+            None => (String::new(), None),
+        };
+        Self::check_role(identity, &role)?;
+        let access = Access::for_role(&role, config.as_ref())?;
         let election_id = update
             .election_id
             .as_ref()
             .map(from_uint128)
             .ok_or_else(|| Status::invalid_argument("the arbitration update has no election id"))?;
-        let mut state = self.shared.lock();
-        let arb = &mut state.arbitration;
-        if arb
-            .clients
-            .iter()
-            .any(|(&o, c)| o != s && c.election_id == election_id)
-        {
-            return Err(Status::invalid_argument(format!(
-                "election id {election_id} is already used by another controller of this role"
+        self.shared.lock().arbitration.join(
+            self.shared.device_id,
+            s,
+            tx,
+            Join {
+                role,
+                election_id,
+                access,
+                config,
+            },
+        )
+    }
+
+    /// Whether `identity` may push a pipeline with `req`: never a tenant;
+    /// the primary of a role that may (the default role, or one whose
+    /// role config says `can_push_pipeline`).
+    fn check_pipeline_push(
+        &self,
+        identity: Identity,
+        req: &p4::SetForwardingPipelineConfigRequest,
+    ) -> Result<(), Status> {
+        self.check_device(req.device_id)?;
+        if let Identity::Tenant(_) = identity {
+            return Err(Status::permission_denied(format!(
+                "{identity} may not change the forwarding pipeline"
             )));
         }
-        arb.clients.insert(
-            s,
-            Client {
-                election_id,
-                tx: tx.clone(),
-            },
-        );
-        arb.highest = Some(arb.highest.map_or(election_id, |h| h.max(election_id)));
-        let device_id = self.shared.device_id;
-        if arb.elect() {
-            tracing::info!(stream = s, election_id, "new primary");
-            arb.notify_all(device_id);
-        } else {
-            let _ = tx.try_send(Ok(arb.answer(device_id, s)));
+        Self::check_role(identity, &req.role)?;
+        let state = self.shared.lock();
+        let access = Self::check_primary(&state, &req.role, req.election_id.as_ref())?;
+        if !access.may_push_pipeline() {
+            return Err(Status::permission_denied(format!(
+                "role {:?} may not push a pipeline (its role config says can_push_pipeline: false)",
+                req.role
+            )));
+        }
+        Ok(())
+    }
+
+    /// Carries out a SetForwardingPipelineConfig its sender may make.
+    async fn set_pipeline_config(
+        &self,
+        req: p4::SetForwardingPipelineConfigRequest,
+    ) -> Result<(), Status> {
+        use p4::set_forwarding_pipeline_config_request::Action;
+        let action = Action::try_from(req.action)
+            .map_err(|_| Status::invalid_argument(format!("unknown action {}", req.action)))?;
+        let build = |config: Option<p4::ForwardingPipelineConfig>| async move {
+            let config =
+                config.ok_or_else(|| Status::invalid_argument("the request has no config"))?;
+            tokio::task::spawn_blocking(move || Pipeline::build(config))
+                .await
+                .map_err(|e| Status::internal(format!("the pipeline build failed: {e}")))?
+                .map_err(|e| Status::new(e.code(), e.to_string()))
+        };
+        match action {
+            Action::Verify => {
+                build(req.config).await?;
+            }
+            Action::VerifyAndCommit => {
+                let pipeline = build(req.config).await?;
+                let mut state = self.shared.lock();
+                Self::check_primary(&state, &req.role, req.election_id.as_ref())?;
+                commit(&mut state, pipeline, &[])?;
+                tracing::info!("pipeline committed");
+            }
+            Action::VerifyAndSave => {
+                let pipeline = build(req.config).await?;
+                let mut state = self.shared.lock();
+                Self::check_primary(&state, &req.role, req.election_id.as_ref())?;
+                state.saved = Some(pipeline);
+            }
+            Action::Commit => {
+                let mut state = self.shared.lock();
+                let saved = state.saved.take().ok_or_else(|| {
+                    Status::failed_precondition("COMMIT: no config was saved (VERIFY_AND_SAVE)")
+                })?;
+                commit(&mut state, saved, &[])?;
+                tracing::info!("saved pipeline committed");
+            }
+            Action::ReconcileAndCommit => {
+                let mut pipeline = build(req.config).await?;
+                let mut state = self.shared.lock();
+                Self::check_primary(&state, &req.role, req.election_id.as_ref())?;
+                // The running pipeline's entities are written into the new
+                // one; if any cannot be, the old pipeline stays untouched.
+                let carried = match state.pipeline.as_ref() {
+                    Some(old) => undo::carry_over(old, &mut pipeline)?,
+                    None => Vec::new(),
+                };
+                commit(&mut state, pipeline, &carried)?;
+                tracing::info!(
+                    entities = carried.len(),
+                    "pipeline reconciled and committed"
+                );
+            }
+            Action::Unspecified => {
+                return Err(Status::invalid_argument("the action is UNSPECIFIED"));
+            }
         }
         Ok(())
     }
@@ -414,18 +491,28 @@ impl P4RuntimeService {
             tracing::debug!(stream = s, "PacketOut refused: {message}");
             let _ = tx.try_send(Ok(packet_out_error(code, message, po)));
         };
-        if state.arbitration.primary != Some(s) {
-            return refuse(
-                Code::PermissionDenied,
-                "only the primary controller may send packets".into(),
-                po,
-            );
+        match state.arbitration.access_if_primary(s) {
+            Some(access) if access.may_send_packets() => {}
+            Some(_) => {
+                return refuse(
+                    Code::PermissionDenied,
+                    "this role may not send packets".into(),
+                    po,
+                );
+            }
+            None => {
+                return refuse(
+                    Code::PermissionDenied,
+                    "only the primary controller may send packets".into(),
+                    po,
+                );
+            }
         }
         let frame = match state.pipeline.as_ref().map(|p| p.packet_out_frame(&po)) {
             None => {
                 return refuse(
                     Code::FailedPrecondition,
-                    "no forwarding pipeline is set".into(),
+                    "no forwarding pipeline config is set".into(),
                     po,
                 );
             }
@@ -458,10 +545,10 @@ impl P4RuntimeService {
     /// ignored).
     fn digest_ack(&self, s: u64, ack: &p4::DigestListAck) {
         let mut state = self.shared.lock();
-        if state.arbitration.primary != Some(s) {
+        if state.arbitration.access_if_primary(s).is_none() {
             tracing::debug!(
                 stream = s,
-                "digest ack from a stream that is not the primary: ignored"
+                "digest ack from a stream that is not a primary: ignored"
             );
             return;
         }
@@ -472,11 +559,21 @@ impl P4RuntimeService {
 
     /// Stream `s` closed: forget it; if it was the primary, tell the rest.
     fn stream_closed(&self, s: u64) {
-        let mut state = self.shared.lock();
-        let arb = &mut state.arbitration;
-        if arb.clients.remove(&s).is_some() && arb.elect() {
-            tracing::info!(stream = s, "the primary left");
-            arb.notify_all(self.shared.device_id);
+        self.shared
+            .lock()
+            .arbitration
+            .leave(self.shared.device_id, s);
+    }
+}
+
+/// Who sent `request` (to `rpc`); a certificate naming no Janus identity is
+/// refused, and the refusal audited.
+fn identify<T>(request: &Request<T>, rpc: &str) -> Result<Who, Status> {
+    match Identity::of_request(request) {
+        Ok(identity) => Ok(Who::of(identity, request)),
+        Err(status) => {
+            audit::unidentified(request.remote_addr(), rpc, &status);
+            Err(status)
         }
     }
 }
@@ -520,28 +617,76 @@ impl P4Runtime for P4RuntimeService {
         request: Request<p4::WriteRequest>,
     ) -> Result<Response<p4::WriteResponse>, Status> {
         use p4::write_request::Atomicity;
+        let who = identify(&request, "Write")?;
         let req = request.into_inner();
-        self.check_device(req.device_id)?;
-        Self::check_role(&req.role)?;
-        match Atomicity::try_from(req.atomicity) {
-            Ok(Atomicity::ContinueOnError) => {}
-            Ok(a) => {
-                return Err(Status::unimplemented(format!(
-                    "atomicity {} is not supported yet (only CONTINUE_ON_ERROR)",
-                    a.as_str_name()
-                )));
-            }
-            Err(_) => return Err(Status::invalid_argument("unknown atomicity")),
-        }
+        let refuse = |status: Status| {
+            audit::refusal(&who, "Write", &req.role, &status);
+            status
+        };
+        self.check_device(req.device_id).map_err(refuse)?;
+        Self::check_role(who.identity, &req.role).map_err(refuse)?;
+        let atomicity = Atomicity::try_from(req.atomicity)
+            .map_err(|_| Status::invalid_argument("unknown atomicity"))?;
         let mut state = self.shared.lock();
-        Self::check_primary(&state, req.election_id.as_ref())?;
-        let pipeline = state
-            .pipeline
+        let access = Self::check_primary(&state, &req.role, req.election_id.as_ref())
+            .map_err(refuse)?
+            .clone();
+        let exclusive = state.arbitration.exclusive_elsewhere(&req.role);
+        let State {
+            pipeline, journal, ..
+        } = &mut *state;
+        let pipeline = pipeline
             .as_mut()
-            .ok_or_else(|| Status::failed_precondition("no forwarding pipeline is set"))?;
-        let results: Vec<Result<(), RpcError>> =
-            req.updates.iter().map(|u| pipeline.apply(u)).collect();
+            .ok_or_else(|| Status::failed_precondition("no forwarding pipeline config is set"))?;
+        // Each update: the role's rights first, then the device.
+        let mut apply = |pipeline: &mut Pipeline, u: &p4::Update| {
+            access
+                .check_write(&pipeline.tenant_policy, &exclusive, u)
+                .and_then(|()| pipeline.apply(u))
+        };
+        // Both all-or-nothing modes roll back at the first failure; as the
+        // state lock is held for the whole batch, no packet sees part of
+        // it, which makes ROLLBACK_ON_ERROR DATAPLANE_ATOMIC as well.
+        let (results, undo): (Vec<Result<(), RpcError>>, _) = match atomicity {
+            Atomicity::ContinueOnError => (
+                req.updates.iter().map(|u| apply(pipeline, u)).collect(),
+                None,
+            ),
+            Atomicity::RollbackOnError | Atomicity::DataplaneAtomic => {
+                match undo::apply_all_or_nothing(pipeline, &req.updates, &mut apply) {
+                    Ok(undo) => (vec![Ok(()); req.updates.len()], Some(undo)),
+                    Err(failed) => (failed.results(req.updates.len()), None),
+                }
+            }
+        };
+        if let Some(journal) = journal.as_mut() {
+            let applied: Vec<p4::Update> = req
+                .updates
+                .iter()
+                .zip(&results)
+                .filter(|(_, r)| r.is_ok())
+                .map(|(u, _)| u.clone())
+                .collect();
+            if let Err(e) = journal.append_batch(&applied) {
+                tracing::error!("a Write batch cannot be saved: {e}");
+                let status = match undo.map(|u| undo::roll_back(pipeline, u)) {
+                    Some(Ok(())) => Status::unavailable(format!(
+                        "the batch cannot be saved ({e}); it was rolled back"
+                    )),
+                    _ => Status::internal(format!(
+                        "the batch was applied but cannot be saved ({e}); it will be lost at a restart"
+                    )),
+                };
+                audit::refusal(&who, "Write", &req.role, &status);
+                return Err(status);
+            }
+        }
         drop(state);
+        // Audited once the batch's fate is known (rolled-back updates as
+        // ABORTED).
+        for (u, r) in req.updates.iter().zip(&results) {
+            audit::update(&who, &req.role, u, r);
+        }
         let failed = results.iter().filter(|r| r.is_err()).count();
         tracing::debug!(updates = results.len(), failed, "write");
         if failed > 0 {
@@ -556,51 +701,35 @@ impl P4Runtime for P4RuntimeService {
         &self,
         request: Request<p4::ReadRequest>,
     ) -> Result<Response<Self::ReadStream>, Status> {
+        let who = identify(&request, "Read")?;
         let req = request.into_inner();
-        self.check_device(req.device_id)?;
-        Self::check_role(&req.role)?;
+        let refuse = |status: Status| {
+            audit::refusal(&who, "Read", &req.role, &status);
+            status
+        };
+        self.check_device(req.device_id).map_err(refuse)?;
+        Self::check_role(who.identity, &req.role).map_err(refuse)?;
         let mut entities = Vec::new();
         {
             let state = self.shared.lock();
-            let pipeline = state
-                .pipeline
-                .as_ref()
-                .ok_or_else(|| Status::failed_precondition("no forwarding pipeline is set"))?;
+            let pipeline = state.pipeline.as_ref().ok_or_else(|| {
+                Status::failed_precondition("no forwarding pipeline config is set")
+            })?;
+            // Reads need no primary: a tenant role reads with the tenant's
+            // rights, another role with its primary's (all without one).
+            let access = match crate::auth::role_tenant(&req.role) {
+                Some(tenant) => Access::Tenant(tenant),
+                None => state
+                    .arbitration
+                    .role_access(&req.role)
+                    .cloned()
+                    .unwrap_or(Access::Full),
+            };
             for e in &req.entities {
-                use p4::entity::Entity as E;
-                match &e.entity {
-                    Some(E::TableEntry(filter)) => {
-                        for te in pipeline.read(filter)? {
-                            entities.push(p4::Entity {
-                                entity: Some(E::TableEntry(te)),
-                            });
-                        }
-                    }
-                    Some(E::CounterEntry(f)) => entities.extend(pipeline.read_counters(f)?),
-                    Some(E::DirectCounterEntry(f)) => {
-                        entities.extend(pipeline.read_direct_counters(f)?)
-                    }
-                    Some(E::RegisterEntry(f)) => entities.extend(pipeline.read_registers(f)?),
-                    Some(E::PacketReplicationEngineEntry(f)) => {
-                        entities.extend(pipeline.read_pre(f)?)
-                    }
-                    Some(E::MeterEntry(f)) => entities.extend(pipeline.read_meters(f)?),
-                    Some(E::DirectMeterEntry(f)) => {
-                        entities.extend(pipeline.read_direct_meters(f)?)
-                    }
-                    Some(E::ActionProfileMember(f)) => entities.extend(pipeline.read_members(f)?),
-                    Some(E::ActionProfileGroup(f)) => {
-                        entities.extend(pipeline.read_profile_groups(f)?)
-                    }
-                    Some(E::ValueSetEntry(f)) => entities.extend(pipeline.read_value_sets(f)?),
-                    Some(E::DigestEntry(f)) => entities.extend(pipeline.read_digests(f)?),
-                    Some(_) => {
-                        return Err(Status::unimplemented(
-                            "this kind of entity cannot be read yet",
-                        ));
-                    }
-                    None => return Err(Status::invalid_argument("an empty entity")),
-                }
+                entities.extend(pipeline.read_entity(e)?);
+            }
+            if access != Access::Full {
+                entities.retain(|e| access.may_read(&pipeline.tenant_policy, e));
             }
         }
         // Stream the entities in responses of at most this many.
@@ -626,55 +755,16 @@ impl P4Runtime for P4RuntimeService {
         request: Request<p4::SetForwardingPipelineConfigRequest>,
     ) -> Result<Response<p4::SetForwardingPipelineConfigResponse>, Status> {
         use p4::set_forwarding_pipeline_config_request::Action;
+        let who = identify(&request, "SetForwardingPipelineConfig")?;
         let req = request.into_inner();
-        self.check_device(req.device_id)?;
-        Self::check_role(&req.role)?;
-        let action = Action::try_from(req.action)
-            .map_err(|_| Status::invalid_argument(format!("unknown action {}", req.action)))?;
-        Self::check_primary(&self.shared.lock(), req.election_id.as_ref())?;
-        let build = |config: Option<p4::ForwardingPipelineConfig>| async move {
-            let config =
-                config.ok_or_else(|| Status::invalid_argument("the request has no config"))?;
-            tokio::task::spawn_blocking(move || Pipeline::build(config))
-                .await
-                .map_err(|e| Status::internal(format!("the pipeline build failed: {e}")))?
-                .map_err(|e| Status::new(e.code(), e.to_string()))
+        let action = Action::try_from(req.action).map_or("UNKNOWN", |a| a.as_str_name());
+        let role = req.role.clone();
+        let result = match self.check_pipeline_push(who.identity, &req) {
+            Ok(()) => self.set_pipeline_config(req).await,
+            Err(status) => Err(status),
         };
-        match action {
-            Action::Verify => {
-                build(req.config).await?;
-            }
-            Action::VerifyAndCommit => {
-                let pipeline = build(req.config).await?;
-                let mut state = self.shared.lock();
-                Self::check_primary(&state, req.election_id.as_ref())?;
-                state.pipeline = Some(pipeline);
-                tracing::info!("pipeline committed");
-            }
-            Action::VerifyAndSave => {
-                let pipeline = build(req.config).await?;
-                let mut state = self.shared.lock();
-                Self::check_primary(&state, req.election_id.as_ref())?;
-                state.saved = Some(pipeline);
-            }
-            Action::Commit => {
-                let mut state = self.shared.lock();
-                let saved = state.saved.take().ok_or_else(|| {
-                    Status::failed_precondition("COMMIT: no config was saved (VERIFY_AND_SAVE)")
-                })?;
-                state.pipeline = Some(saved);
-                tracing::info!("saved pipeline committed");
-            }
-            Action::ReconcileAndCommit => {
-                return Err(Status::unimplemented(
-                    "RECONCILE_AND_COMMIT is not supported yet",
-                ));
-            }
-            Action::Unspecified => {
-                return Err(Status::invalid_argument("the action is UNSPECIFIED"));
-            }
-        }
-        Ok(Response::new(p4::SetForwardingPipelineConfigResponse {}))
+        audit::pipeline(&who, &role, action, &result);
+        result.map(|()| Response::new(p4::SetForwardingPipelineConfigResponse {}))
     }
 
     async fn get_forwarding_pipeline_config(
@@ -690,7 +780,7 @@ impl P4Runtime for P4RuntimeService {
         let set = &state
             .pipeline
             .as_ref()
-            .ok_or_else(|| Status::failed_precondition("no forwarding pipeline is set"))?
+            .ok_or_else(|| Status::failed_precondition("no forwarding pipeline config is set"))?
             .config;
         let config = p4::ForwardingPipelineConfig {
             p4info: matches!(kind, ResponseType::All | ResponseType::P4infoAndCookie)
@@ -717,6 +807,7 @@ impl P4Runtime for P4RuntimeService {
         &self,
         request: Request<Streaming<p4::StreamMessageRequest>>,
     ) -> Result<Response<Self::StreamChannelStream>, Status> {
+        let who = identify(&request, "StreamChannel")?;
         let mut inbound = request.into_inner();
         let (tx, rx) = mpsc::channel(STREAM_QUEUE);
         let s = {
@@ -738,8 +829,10 @@ impl P4Runtime for P4RuntimeService {
                 };
                 match msg.update {
                     Some(Update::Arbitration(a)) => {
-                        if let Err(status) = this.arbitrate(s, &tx, &a) {
+                        if let Err(status) = this.arbitrate(who.identity, s, &tx, &a) {
                             tracing::info!(stream = s, "arbitration refused: {}", status.message());
+                            let role = a.role.as_ref().map_or("", |r| r.name.as_str());
+                            audit::refusal(&who, "StreamChannel", role, &status);
                             let _ = tx.send(Err(status)).await;
                             break;
                         }
@@ -769,18 +862,101 @@ impl P4Runtime for P4RuntimeService {
     }
 }
 
+/// How [`serve_with`] serves.
+#[derive(Clone, Default)]
+pub struct ServeConfig {
+    /// mTLS: without it, plaintext (every client is the operator).
+    pub tls: Option<crate::auth::TlsConfig>,
+}
+
+/// HTTP/2 streams (RPCs in flight) one connection may have open.
+pub const MAX_STREAMS_PER_CONNECTION: u32 = 64;
+
 /// Serves `service` on `listener` (plaintext HTTP/2) until `shutdown`
-/// completes.
+/// completes, with gNMI ([`GnmiService`], default [`GnmiConfig`]) on the
+/// same port.
 pub async fn serve(
     service: P4RuntimeService,
     listener: tokio::net::TcpListener,
     shutdown: impl std::future::Future<Output = ()> + Send,
 ) -> Result<(), tonic::transport::Error> {
-    tonic::transport::Server::builder()
+    serve_with(service, listener, ServeConfig::default(), shutdown).await
+}
+
+/// Serves `service` on `listener` as `config` says (mTLS or plaintext)
+/// until `shutdown` completes, with gNMI on the same port. Each connection
+/// may have [`MAX_STREAMS_PER_CONNECTION`] RPCs open at once.
+pub async fn serve_with(
+    service: P4RuntimeService,
+    listener: tokio::net::TcpListener,
+    config: ServeConfig,
+    shutdown: impl std::future::Future<Output = ()> + Send,
+) -> Result<(), tonic::transport::Error> {
+    let gnmi = GnmiService::new(service.switch_handle(), GnmiConfig::default());
+    let mut builder = tonic::transport::Server::builder()
+        .max_concurrent_streams(MAX_STREAMS_PER_CONNECTION)
+        .concurrency_limit_per_connection(MAX_STREAMS_PER_CONNECTION as usize);
+    if let Some(tls) = &config.tls {
+        builder = builder.tls_config(tls.server_config())?;
+    }
+    let idle = notify_idle_entries(service.shared.clone());
+    let server = builder
         .add_service(service.into_server())
+        .add_service(gnmi.into_server())
         .serve_with_incoming_shutdown(
             tokio_stream::wrappers::TcpListenerStream::new(listener),
             shutdown,
-        )
-        .await
+        );
+    tokio::select! {
+        result = server => result,
+        never = idle => match never {},
+    }
+}
+
+/// How often idle timeouts are checked: the precision of the
+/// notifications.
+const IDLE_TICK: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Sends the default role's primary an IdleTimeoutNotification for the
+/// entries whose idle timeout ran out (checked every [`IDLE_TICK`]).
+/// Without a primary the entries are still marked reported: a controller
+/// that arbitrates later reads `time_since_last_hit`.
+async fn notify_idle_entries(shared: Arc<Shared>) -> std::convert::Infallible {
+    let mut tick = tokio::time::interval(IDLE_TICK);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let mut state = shared.lock();
+        let State {
+            pipeline,
+            arbitration,
+            ..
+        } = &mut *state;
+        let Some(pipeline) = pipeline.as_mut() else {
+            continue;
+        };
+        let expired = pipeline.idle_expired();
+        if expired.is_empty() {
+            continue;
+        }
+        let timestamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX));
+        let msg = p4::StreamMessageResponse {
+            update: Some(
+                p4::stream_message_response::Update::IdleTimeoutNotification(
+                    p4::IdleTimeoutNotification {
+                        table_entry: expired,
+                        timestamp,
+                    },
+                ),
+            ),
+        };
+        match arbitration.default_primary() {
+            Some(client) if client.tx.try_send(Ok(msg)).is_ok() => {}
+            _ => tracing::debug!(
+                "IdleTimeoutNotification dropped: no primary, or its stream is full"
+            ),
+        }
+    }
 }

@@ -336,6 +336,9 @@ impl Comparison {
 
     fn services(&mut self, janus: &Schema, upstream: &Schema) {
         for (name, (_, service)) in &janus.services {
+            if !in_janus_package(name) {
+                continue;
+            }
             let Some((_, up)) = upstream.services.get(name) else {
                 self.differ(format!("service {name}: not in upstream"));
                 continue;

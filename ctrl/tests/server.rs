@@ -214,7 +214,7 @@ async fn capabilities_and_pipeline_config() {
     );
     fails_with(
         set_pipeline(&mut c, 1, router(), Action::ReconcileAndCommit).await,
-        Code::Unimplemented,
+        Code::InvalidArgument,
     );
 
     // Another device id.
@@ -621,17 +621,4 @@ async fn batch_with_bad_updates_reports_each() {
         .await
         .unwrap_err();
     assert_eq!(update_codes(&e)[0].0, Code::InvalidArgument);
-
-    // Atomicity modes other than CONTINUE_ON_ERROR are not there yet.
-    fails_with(
-        within(c.write(p4::WriteRequest {
-            device_id: DEVICE,
-            election_id: election(1),
-            updates: vec![update(Insert, route_entry(5, 16, &[1]))],
-            atomicity: p4::write_request::Atomicity::DataplaneAtomic as i32,
-            ..Default::default()
-        }))
-        .await,
-        Code::Unimplemented,
-    );
 }

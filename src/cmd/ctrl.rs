@@ -1,14 +1,17 @@
 //! `janus ctrl ...`: the control plane.
 //!
-//! `janus ctrl serve --listen ADDR --insecure [--p4 PROG.p4] [--device-id N] [--cpu-port N]`
+//! `janus ctrl serve --listen ADDR (--tls-cert F --tls-key F --client-ca F | --insecure) ...`
 //! runs the P4Runtime server (janus_ctrl::server) over the v1model
 //! behavioural model until killed. Exit 2 when the arguments or the program
 //! are bad, 1 when the server cannot run (the address cannot be bound).
+//! `janus ctrl certs` makes development certificates; `table`, `counters`
+//! and `tenant` are P4Runtime clients (`ctrl_client`).
 
 use clap::Subcommand;
+use janus_ctrl::auth::TlsConfig;
 use janus_ctrl::device::Pipeline;
 use janus_ctrl::proto::p4::v1::ForwardingPipelineConfig;
-use janus_ctrl::server::{P4RuntimeService, serve};
+use janus_ctrl::server::{P4RuntimeService, ServeConfig, serve_with};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -38,16 +41,101 @@ pub enum CtrlCommand {
         #[arg(long, value_name = "N", default_value_t = janus_ctrl::server::DEFAULT_CPU_PORT,
               value_parser = clap::value_parser!(u32).range(0..512))]
         cpu_port: u32,
-        /// Serve plaintext gRPC, without TLS. Required for now: TLS and
-        /// client certificates (--tls-cert, --tls-key, --client-ca) come in
-        /// a later step. Listen on a loopback or management address only.
-        #[arg(long, required = true)]
+        /// Serve plaintext gRPC, without TLS: every client is the
+        /// operator. For local development only.
+        #[arg(long, conflicts_with_all = ["tls_cert", "tls_key", "client_ca"],
+              required_unless_present = "tls_cert")]
         insecure: bool,
+        /// The server's certificate chain (PEM), for mTLS.
+        #[arg(long, value_name = "FILE", requires_all = ["tls_key", "client_ca"])]
+        tls_cert: Option<PathBuf>,
+        /// The server's private key (PEM).
+        #[arg(long, value_name = "FILE", requires = "tls_cert")]
+        tls_key: Option<PathBuf>,
+        /// The CA client certificates must chain to (PEM). A client's
+        /// identity is its certificate's common name: `operator` or
+        /// `tenant:<id>`.
+        #[arg(long, value_name = "FILE", requires = "tls_cert")]
+        client_ca: Option<PathBuf>,
+        /// Append the audit log (every write, pipeline change and refusal)
+        /// to this file as JSON lines.
+        #[arg(long, value_name = "FILE")]
+        audit_log: Option<PathBuf>,
+        /// Keep the committed pipeline and every entity written in this
+        /// directory (a journal, synced before each answer) and restore
+        /// them at start-up. A restored pipeline wins over --p4, which
+        /// must then name the same program.
+        #[arg(long, value_name = "DIR")]
+        state: Option<PathBuf>,
     },
+    /// Make development certificates for mTLS: a CA (ca.pem), the server's
+    /// (server.pem, server.key) and client certificates for the operator
+    /// (operator.pem, .key) and each --tenant (tenant-<id>.pem, .key).
+    Certs {
+        /// Directory to write the files into (created if missing).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Host names and addresses the server certificate is valid for.
+        #[arg(long = "host", value_name = "NAME", default_values_t = ["localhost".to_string(), "127.0.0.1".to_string()])]
+        hosts: Vec<String>,
+        /// A tenant to make a client certificate for (repeatable).
+        #[arg(long = "tenant", value_name = "ID")]
+        tenants: Vec<u64>,
+        /// A client certificate with this common name (repeatable).
+        #[arg(long = "client", value_name = "NAME")]
+        clients: Vec<String>,
+    },
+    /// Table entries over P4Runtime: add (or a batch from a file), del, list.
+    #[command(subcommand)]
+    Table(super::ctrl_client::TableCommand),
+    /// Read a counter's cells over P4Runtime.
+    Counters(super::ctrl_client::CountersArgs),
+    /// Tenants of p4/sdn.p4 over P4Runtime: add, del.
+    #[command(subcommand)]
+    Tenant(super::ctrl_client::TenantCommand),
+}
+
+impl CtrlCommand {
+    /// The audit log file `serve --audit-log` names.
+    pub fn audit_log(&self) -> Option<&Path> {
+        match self {
+            CtrlCommand::Serve { audit_log, .. } => audit_log.as_deref(),
+            _ => None,
+        }
+    }
 }
 
 pub fn run(c: CtrlCommand) -> ExitCode {
     match c {
+        CtrlCommand::Certs {
+            out,
+            hosts,
+            tenants,
+            clients,
+        } => {
+            let mut names = vec!["operator".to_string()];
+            names.extend(tenants.iter().map(|&t| janus_ctrl::auth::tenant_role(t)));
+            names.extend(clients);
+            let config = janus_ctrl::certs::CertsConfig {
+                server_names: hosts,
+                clients: names,
+            };
+            match janus_ctrl::certs::generate(&config).and_then(|b| b.write_to(&out)) {
+                Ok(files) => {
+                    for f in files {
+                        println!("{}", f.display());
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+        CtrlCommand::Table(c) => super::ctrl_client::run_table(c),
+        CtrlCommand::Counters(a) => super::ctrl_client::run_counters(a),
+        CtrlCommand::Tenant(c) => super::ctrl_client::run_tenant(c),
         CtrlCommand::Serve {
             listen,
             p4,
@@ -55,16 +143,32 @@ pub fn run(c: CtrlCommand) -> ExitCode {
             device_id,
             cpu_port,
             insecure: _,
+            tls_cert,
+            tls_key,
+            client_ca,
+            audit_log: _,
+            state,
         } => {
-            let service = P4RuntimeService::with_cpu_port(device_id, cpu_port);
-            if let Some(path) = p4 {
-                match initial_pipeline(&path, &include) {
-                    Ok(p) => service.set_pipeline(p),
+            if listen.ip().is_unspecified() {
+                eprintln!(
+                    "error: --listen {listen}: bind the management address (or loopback), not every address: \
+                     tenants must not reach the control plane"
+                );
+                return ExitCode::from(2);
+            }
+            let tls = match (&tls_cert, &tls_key, &client_ca) {
+                (Some(cert), Some(key), Some(ca)) => match TlsConfig::from_files(cert, key, ca) {
+                    Ok(t) => Some(t),
                     Err(e) => {
-                        eprintln!("error: {}: {e}", path.display());
+                        eprintln!("error: {e}");
                         return ExitCode::from(2);
                     }
-                }
+                },
+                _ => None,
+            };
+            let service = P4RuntimeService::with_cpu_port(device_id, cpu_port);
+            if let Err(code) = start_state(&service, state, p4.as_deref(), &include) {
+                return code;
             }
             let runtime = match tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
@@ -86,11 +190,13 @@ pub fn run(c: CtrlCommand) -> ExitCode {
                     }
                 };
                 let addr = listener.local_addr().unwrap_or(listen);
+                let transport = if tls.is_some() { "mTLS" } else { "plaintext" };
                 eprintln!(
-                    "janus ctrl: P4Runtime (plaintext) on {addr}, device id {device_id}, CPU port {cpu_port}"
+                    "janus ctrl: P4Runtime ({transport}) on {addr}, device id {device_id}, CPU port {cpu_port}"
                 );
-                tracing::info!(%addr, device_id, "P4Runtime server listening");
-                match serve(service, listener, std::future::pending()).await {
+                tracing::info!(%addr, device_id, transport, "P4Runtime server listening");
+                let config = ServeConfig { tls };
+                match serve_with(service, listener, config, std::future::pending()).await {
                     Ok(()) => ExitCode::SUCCESS,
                     Err(e) => {
                         eprintln!("error: the server stopped: {e}");
@@ -99,6 +205,50 @@ pub fn run(c: CtrlCommand) -> ExitCode {
                 }
             })
         }
+    }
+}
+
+/// Restores the `--state` directory (if any) and commits the `--p4`
+/// pipeline unless the state holds one (then both must be the same
+/// program). Errors are printed; the exit code is returned.
+fn start_state(
+    service: &P4RuntimeService,
+    state: Option<PathBuf>,
+    p4: Option<&Path>,
+    include: &[PathBuf],
+) -> Result<(), ExitCode> {
+    if let Some(dir) = state {
+        let config = janus_ctrl::journal::StateConfig { dir: dir.clone() };
+        match service.restore(&config) {
+            Ok(r) => {
+                tracing::info!(batches = r.batches, dropped_at = ?r.dropped_at, "state restored");
+            }
+            Err(e) => {
+                eprintln!("error: --state {}: {e}", dir.display());
+                return Err(ExitCode::from(1));
+            }
+        }
+    }
+    let Some(path) = p4 else {
+        return Ok(());
+    };
+    let pipeline = initial_pipeline(path, include).map_err(|e| {
+        eprintln!("error: {}: {e}", path.display());
+        ExitCode::from(2)
+    })?;
+    match service.pipeline_config() {
+        Some(restored) if restored.p4_device_config != pipeline.config.p4_device_config => {
+            eprintln!(
+                "error: {}: the state directory holds another pipeline (start without --p4, or with an empty --state)",
+                path.display()
+            );
+            Err(ExitCode::from(2))
+        }
+        Some(_) => Ok(()),
+        None => service.commit_pipeline(pipeline).map_err(|e| {
+            eprintln!("error: {}: {}", path.display(), e.message());
+            ExitCode::from(1)
+        }),
     }
 }
 

@@ -1,13 +1,17 @@
 //! `janus demo`: the main job a newcomer runs first.
 //!
-//! It loads `p4/sdn.p4` (the multi-tenant overlay, docs/nic-model.md) into
-//! the v1model behavioural model, installs the table entries of
+//! It starts a P4Runtime server in-process (127.0.0.1:0), pushes
+//! `p4/sdn.p4` (the multi-tenant overlay, docs/nic-model.md) to it over
+//! gRPC as a client, and writes the table entries of
 //! `p4/demo/sdn_demo.entries` (two tenants with two VFs each, a management
-//! network, two remote VTEPs), sends a scripted mix of frames (traffic
+//! network, two remote VTEPs): the tenants through the mapping `janus ctrl
+//! tenant add` uses, the rest from the file. It sends a scripted mix of
+//! frames through the server's switch (traffic
 //! inside a tenant, attempts to cross tenants, spoofing, management access,
 //! ARP for the gateway) and prints what happened to each: the port it left
 //! by, or the drop reason the program's `drops` counters recorded. Then the
-//! per-tenant and per-VF counters, and one pcap per port.
+//! per-tenant and per-VF counters (read over P4Runtime), and one pcap per
+//! port.
 //!
 //! Nothing printed is written in advance: every fate comes from running the
 //! frame. Each scenario also states the fate it expects; the demo exits 1
@@ -15,9 +19,16 @@
 //! self-check (exit 2: the program, entries or output folder could not be
 //! used).
 
+use super::ctrl_client::entry::EntrySpec;
+use super::ctrl_client::schema::Schema;
+use super::ctrl_client::session::{ClientConfig, Session};
+use super::ctrl_client::tenant::{Gateway, Remote, TenantSpec, Tunnel, Vf};
+use super::ctrl_client::{insert_entries, read_counter};
 use clap::Args;
+use janus_ctrl::proto::p4::v1 as p4;
+use janus_ctrl::server::{P4RuntimeService, SwitchHandle, serve};
 use janus_nic::ports::{CPU_PORT, is_uplink, is_vf};
-use janus_p4::driver::{Options, compile_file};
+use janus_p4::driver::{Compilation, Options, compile_file};
 use janus_pcap::{Writer, WriterConfig};
 use janus_v1model::V1Switch;
 use std::collections::BTreeMap;
@@ -741,6 +752,222 @@ fn scenarios() -> Vec<Scenario> {
 }
 
 // ---------------------------------------------------------------------------
+// The control plane: a P4Runtime server in this process, driven over gRPC
+// ---------------------------------------------------------------------------
+
+/// The counters the demo reads after the run (and requires of the program).
+const COUNTERS: [&str; 6] = [
+    "SdnIngress.drops",
+    "SdnEgress.drops",
+    "SdnIngress.tenant_packets",
+    "SdnIngress.vf_rx",
+    "SdnEgress.vf_tx",
+    "SdnIngress.vf_drops",
+];
+
+/// The tenants as `janus ctrl tenant add` takes them; their entries come
+/// from [`TenantSpec::entries`], the mapping the command line uses.
+fn tenant_specs() -> [TenantSpec; 2] {
+    let vf = |port, mac, ip: Ip4| Vf {
+        port,
+        mac,
+        ipv4: ip.into(),
+    };
+    let tenant = |t: &Tenant, gw: (Mac, Ip4, [u16; 8]), vfs, tunnel: (u32, Ip4), remote: Mac| {
+        let uplink = tunnel.0 - 1;
+        TenantSpec {
+            id: t.id as u32,
+            vni: t.vni,
+            gateway: Some(Gateway {
+                mac: gw.0,
+                ipv4: gw.1.into(),
+                ipv6: gw.2.into(),
+            }),
+            vfs,
+            tunnels: vec![Tunnel {
+                id: tunnel.0,
+                remote_vtep: tunnel.1.into(),
+                underlay_mac: TOR_MAC[uplink as usize],
+                uplink,
+            }],
+            remotes: vec![Remote {
+                prefix: [10, t.id as u8, 8, 0].into(),
+                len: 24,
+                tunnel: tunnel.0,
+                next_mac: remote,
+            }],
+        }
+    };
+    [
+        tenant(
+            &TENANT_A,
+            (A_GW_MAC, A_GW_IP, [0xfd01, 0, 0, 0, 0, 0, 0, 1]),
+            vec![vf(2, VF2_MAC, VF2_IP), vf(3, VF3_MAC, VF3_IP)],
+            (1, VTEP_A),
+            A_REMOTE_MAC,
+        ),
+        tenant(
+            &TENANT_B,
+            (B_GW_MAC, B_GW_IP, [0xfd02, 0, 0, 0, 0, 0, 0, 1]),
+            vec![vf(4, VF4_MAC, VF4_IP), vf(5, VF5_MAC, VF5_IP)],
+            (2, VTEP_B),
+            B_REMOTE_MAC,
+        ),
+    ]
+}
+
+/// The compiled program as a pipeline config: its pipeline file and P4Info.
+fn pipeline_config(c: &Compilation) -> Result<p4::ForwardingPipelineConfig, String> {
+    let program = c
+        .program()
+        .ok_or_else(|| format!("{PROGRAM_PATH} does not compile"))?;
+    Ok(p4::ForwardingPipelineConfig {
+        p4info: Some(janus_ctrl::p4info::to_proto(&janus_p4::p4info::build(
+            program,
+        ))),
+        p4_device_config: janus_p4::pipeline::Pipeline::from_compilation(c).to_bytes(),
+        cookie: None,
+    })
+}
+
+/// Runs `f` on the server's switch.
+fn on_switch<R>(h: &SwitchHandle, f: impl FnOnce(&mut V1Switch) -> R) -> Result<R, String> {
+    h.with_switch(|sw| sw.map(f))
+        .ok_or_else(|| "the P4Runtime server has no pipeline".to_string())
+}
+
+/// How many entries [`Plane::configure`] wrote.
+struct Written {
+    /// Through the tenant mapping.
+    tenants: usize,
+    /// The entries file's other lines.
+    others: usize,
+}
+
+/// The P4Runtime server (in this process) and the demo's session with it,
+/// primary.
+struct Plane {
+    addr: std::net::SocketAddr,
+    switch: SwitchHandle,
+    session: Session,
+    schema: Schema,
+    /// Stops the server when dropped.
+    _stop: tokio::sync::oneshot::Sender<()>,
+}
+
+impl Plane {
+    /// Starts the server on 127.0.0.1:0, connects, becomes primary and
+    /// pushes `config`.
+    async fn start(config: p4::ForwardingPipelineConfig) -> Result<Plane, String> {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .map_err(|e| format!("cannot listen on 127.0.0.1: {e}"))?;
+        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        let service = P4RuntimeService::new(1);
+        let switch = service.switch_handle();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        tokio::spawn(async move {
+            let shutdown = async {
+                let _ = stopped.await;
+            };
+            if let Err(e) = serve(service, listener, shutdown).await {
+                tracing::error!("the demo's P4Runtime server stopped: {e}");
+            }
+        });
+        let mut session = Session::connect(ClientConfig {
+            server: addr.to_string(),
+            device_id: 1,
+            election_id: 1,
+            role: String::new(),
+            tls: None,
+        })
+        .await
+        .map_err(|e| e.to_string())?;
+        session.become_primary().await.map_err(|e| e.to_string())?;
+        session
+            .set_pipeline(config)
+            .await
+            .map_err(|e| e.to_string())?;
+        let schema = session.schema().await.map_err(|e| e.to_string())?;
+        Ok(Plane {
+            addr,
+            switch,
+            session,
+            schema,
+            _stop: stop,
+        })
+    }
+
+    /// Writes the tenants' entries (the tenant mapping) and then the
+    /// entries file's other lines. The file also holds the tenants' entries
+    /// (`janus sim run --entries` replays the demo from it): they must be
+    /// exactly the mapping's, or the demo stops.
+    async fn configure(&mut self) -> Result<Written, String> {
+        let tenants: Vec<EntrySpec> = tenant_specs().iter().flat_map(|t| t.entries()).collect();
+        let file =
+            EntrySpec::from_entries_file(ENTRIES, ENTRIES_PATH).map_err(|e| e.to_string())?;
+        let resolve = |s: &EntrySpec| {
+            s.resolve(&self.schema)
+                .map_err(|e| format!("{}: {e}", s.label()))
+        };
+        let mapped = tenants.iter().map(resolve).collect::<Result<Vec<_>, _>>()?;
+        let mut found = vec![false; mapped.len()];
+        let mut others = Vec::new();
+        for spec in &file {
+            let e = resolve(spec)?;
+            let same_key = |m: &p4::TableEntry| {
+                m.table_id == e.table_id && m.r#match == e.r#match && m.priority == e.priority
+            };
+            match mapped.iter().position(same_key) {
+                Some(i) if mapped[i].action == e.action => found[i] = true,
+                Some(_) => {
+                    return Err(format!(
+                        "{ENTRIES_PATH}: `{}` has another action than the tenant's entry",
+                        spec.label()
+                    ));
+                }
+                None => others.push(spec.clone()),
+            }
+        }
+        if let Some(i) = found.iter().position(|f| !f) {
+            return Err(format!(
+                "{ENTRIES_PATH} lacks the tenant entry `{}`",
+                tenants[i].label()
+            ));
+        }
+        let session = &mut self.session;
+        let tenants = insert_entries(session, &self.schema, &tenants)
+            .await
+            .map_err(|e| e.to_string())?;
+        let others = insert_entries(session, &self.schema, &others)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(Written { tenants, others })
+    }
+
+    /// Every cell of [`COUNTERS`], read over P4Runtime: name -> index ->
+    /// (packets, bytes).
+    async fn counters(
+        &mut self,
+    ) -> Result<BTreeMap<&'static str, BTreeMap<usize, (u64, u64)>>, String> {
+        let mut out = BTreeMap::new();
+        for name in COUNTERS {
+            let cells = read_counter(&mut self.session, &self.schema, name, None)
+                .await
+                .map_err(|e| e.to_string())?;
+            out.insert(
+                name,
+                cells
+                    .into_iter()
+                    .map(|(i, p, b)| (i as usize, (p as u64, b as u64)))
+                    .collect(),
+            );
+        }
+        Ok(out)
+    }
+}
+
+// ---------------------------------------------------------------------------
 // Running
 // ---------------------------------------------------------------------------
 
@@ -1027,43 +1254,52 @@ fn demo(args: &DemoArgs) -> Result<bool, String> {
     println!("\n1. The P4 front end over the pipelines Janus ships (docs/pipelines.md)");
     let c = front_end(&root.join(PROGRAM_PATH))?;
     front_end(&root.join("p4/roce_paths.p4"))?;
-    let ir = c.ir.ok_or_else(|| format!("{PROGRAM_PATH} has no IR"))?;
-    let mut sw = V1Switch::load(ir).map_err(|e| format!("{PROGRAM_PATH}: {e}"))?;
-    for name in [
-        "SdnIngress.drops",
-        "SdnEgress.drops",
-        "SdnIngress.tenant_packets",
-        "SdnIngress.vf_rx",
-        "SdnEgress.vf_tx",
-        "SdnIngress.vf_drops",
-    ] {
-        if sw.counter(name, 0).is_none() {
-            return Err(format!("{PROGRAM_PATH} has no counter {name}"));
-        }
-    }
+    let config = pipeline_config(&c)?;
 
-    println!(
-        "\n2. {PROGRAM_PATH} loaded into the behavioural model, with the operator's entries\n   \
-         from {ENTRIES_PATH}"
+    // The control plane: a P4Runtime server in this process, configured
+    // over gRPC as an operator's controller would.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let mut plane = runtime
+        .block_on(Plane::start(config))
+        .map_err(|e| format!("the P4Runtime server: {e}"))?;
+    let written = runtime.block_on(plane.configure())?;
+    on_switch(&plane.switch, |sw| {
+        for name in COUNTERS {
+            if sw.counter(name, 0).is_none() {
+                return Err(format!("{PROGRAM_PATH} has no counter {name}"));
+            }
+        }
+        Ok(())
+    })??;
+
+    say_hanging(
+        "\n2. ",
+        "   ",
+        &format!(
+            "{PROGRAM_PATH} pushed to a P4Runtime server at {} (SetForwardingPipelineConfig); \
+             the tenants configured over P4Runtime at {} ({} written as `janus ctrl tenant add` \
+             writes them), the operator's other entries from {ENTRIES_PATH} ({})",
+            plane.addr,
+            plane.addr,
+            count(written.tenants as u64, "entry"),
+            count(written.others as u64, "entry"),
+        ),
     );
-    let stf = janus_stf::parse(ENTRIES).map_err(|errors| {
-        errors
+    let filled: Vec<(String, usize)> = on_switch(&plane.switch, |sw| {
+        sw.tables()
             .iter()
-            .map(|e| format!("{ENTRIES_PATH}: {e}"))
-            .collect::<Vec<_>>()
-            .join("\n")
+            .enumerate()
+            .filter_map(|(slot, t)| {
+                let n = sw.table(slot).map_or(0, |s| s.len());
+                let short = t.name.rsplit('.').next().unwrap_or(&t.name);
+                (n > 0).then(|| (short.to_string(), n))
+            })
+            .collect()
     })?;
-    janus_v1model::stf::configure(&mut sw, &stf).map_err(|e| format!("{ENTRIES_PATH}: {e}"))?;
-    let filled: Vec<(String, usize)> = sw
-        .tables()
-        .iter()
-        .enumerate()
-        .filter_map(|(slot, t)| {
-            let n = sw.table(slot).map_or(0, |s| s.len());
-            let short = t.name.rsplit('.').next().unwrap_or(&t.name);
-            (n > 0).then(|| (short.to_string(), n))
-        })
-        .collect();
     println!(
         "  {} with {}:",
         count(filled.len() as u64, "table"),
@@ -1097,7 +1333,7 @@ fn demo(args: &DemoArgs) -> Result<bool, String> {
             println!("\n  {section}");
         }
         let ts = FIRST_TIMESTAMP_NS + n as u64 * 1_000_000_000;
-        let o = run_one(&mut sw, s.port, &s.frame);
+        let o = on_switch(&plane.switch, |sw| run_one(sw, s.port, &s.frame))?;
         let ok = matches(s.expect, s.port, &o);
         say(&format!("  {n:>2}. "), s.what);
         say(
@@ -1141,7 +1377,18 @@ fn demo(args: &DemoArgs) -> Result<bool, String> {
         );
     }
 
-    println!("\n5. Counters read from the pipeline after the run");
+    println!(
+        "\n5. Counters read after the run, over P4Runtime at {} (CounterEntry reads)",
+        plane.addr
+    );
+    let counters = runtime.block_on(plane.counters())?;
+    let cell = |name: &str, index: usize| -> (u64, u64) {
+        counters
+            .get(name)
+            .and_then(|cells| cells.get(&index))
+            .copied()
+            .unwrap_or((0, 0))
+    };
     say(
         "  ",
         "Per tenant (SdnIngress.tenant_packets, index = tenant id): frames classified to \
@@ -1149,9 +1396,7 @@ fn demo(args: &DemoArgs) -> Result<bool, String> {
          afterwards.",
     );
     for t in TENANTS {
-        let (p, b) = sw
-            .counter("SdnIngress.tenant_packets", t.id)
-            .ok_or("no counter SdnIngress.tenant_packets")?;
+        let (p, b) = cell("SdnIngress.tenant_packets", t.id);
         println!(
             "    tenant {} (id {}, VNI {}): {}, {}",
             t.name,
@@ -1171,15 +1416,9 @@ fn demo(args: &DemoArgs) -> Result<bool, String> {
         "port", "received", "sent to it", "dropped"
     );
     for (port, _) in VFS {
-        let rx = sw
-            .counter("SdnIngress.vf_rx", port as usize)
-            .unwrap_or((0, 0));
-        let tx = sw
-            .counter("SdnEgress.vf_tx", port as usize)
-            .unwrap_or((0, 0));
-        let dropped = sw
-            .counter("SdnIngress.vf_drops", port as usize)
-            .map_or(0, |c| c.0);
+        let rx = cell("SdnIngress.vf_rx", port as usize);
+        let tx = cell("SdnEgress.vf_tx", port as usize);
+        let dropped = cell("SdnIngress.vf_drops", port as usize).0;
         println!(
             "    {:<22} {:>16} {:>16} {dropped:>9}",
             port_label(port).trim_start_matches("port "),
@@ -1196,7 +1435,8 @@ fn demo(args: &DemoArgs) -> Result<bool, String> {
         ("ingress", "SdnIngress.drops"),
         ("egress", "SdnEgress.drops"),
     ] {
-        for (r, n) in drop_counts(&sw, name).into_iter().enumerate() {
+        for r in 0..DROP_SLOTS {
+            let n = cell(name, r).0;
             if n > 0 {
                 println!("    {stage:<8} {r:>2}  {:<40} {n:>3}", drop_reason(r));
             }

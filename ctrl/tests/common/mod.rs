@@ -269,3 +269,35 @@ pub fn pipeline_config(
         cookie: cookie.map(|cookie| p4::forwarding_pipeline_config::Cookie { cookie }),
     }
 }
+
+/// A gNMI client of the server (same port as P4Runtime).
+pub async fn gnmi_client(s: &Server) -> janus_ctrl::proto::gnmi::g_nmi_client::GNmiClient<Channel> {
+    within(janus_ctrl::proto::gnmi::g_nmi_client::GNmiClient::connect(
+        format!("http://{}", s.addr),
+    ))
+    .await
+    .expect("connect")
+}
+
+/// A gNMI path from its text form, `/a/b[k=v]/c` (no `/` or `]` inside
+/// key values).
+pub fn gnmi_path(text: &str) -> janus_ctrl::proto::gnmi::Path {
+    use janus_ctrl::proto::gnmi as g;
+    let elem = text
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            let mut parts = s.split('[');
+            let name = parts.next().unwrap_or_default().to_string();
+            let key = parts
+                .filter_map(|kv| kv.strip_suffix(']')?.split_once('='))
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            g::PathElem { name, key }
+        })
+        .collect();
+    g::Path {
+        elem,
+        ..Default::default()
+    }
+}

@@ -137,7 +137,7 @@ impl<'a> Env<'a> {
 /// Copies `n` bits from `src` at bit `from` to `dst` at bit `to` (most
 /// significant bit first), without allocating.
 pub fn copy_bits(src: &[u8], from: usize, dst: &mut [u8], to: usize, n: usize) {
-    if from % 8 == 0 && to % 8 == 0 && n % 8 == 0 {
+    if from.is_multiple_of(8) && to.is_multiple_of(8) && n.is_multiple_of(8) {
         dst[to / 8..(to + n) / 8].copy_from_slice(&src[from / 8..(from + n) / 8]);
         return;
     }

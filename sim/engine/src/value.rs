@@ -315,10 +315,10 @@ impl Bits {
     #[inline]
     fn normalize(&mut self) {
         let top_bits = self.width % 64;
-        if top_bits != 0 {
-            if let Some(top) = self.words_mut().last_mut() {
-                *top &= mask(top_bits);
-            }
+        if top_bits != 0
+            && let Some(top) = self.words_mut().last_mut()
+        {
+            *top &= mask(top_bits);
         }
     }
 
@@ -390,7 +390,7 @@ impl Bits {
         let fill = if low < 0 { u64::MAX } else { 0 };
         let top = words.len() - 1;
         let ok = words.iter().enumerate().skip(1).all(|(k, &w)| {
-            let expect = if k == top && self.width % 64 != 0 {
+            let expect = if k == top && !self.width.is_multiple_of(64) {
                 fill & mask(self.width % 64)
             } else {
                 fill

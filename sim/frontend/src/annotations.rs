@@ -37,6 +37,9 @@ pub const KNOWN: &[&str] = &[
     "entry_restriction",
     "action_restriction",
     "platform_property",
+    // Janus's control plane: what tenant roles may touch (janus_ctrl::roles).
+    "janus_tenant_key",
+    "janus_tenant_index",
     // v1model / bmv2.
     "field_list",
     "metadata",

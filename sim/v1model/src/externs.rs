@@ -404,10 +404,9 @@ impl ExternHandler for V1Externs {
                 if let (Some(ExternArg::Place { place, .. }), Some(v)) = (
                     args.first(),
                     self.registers.get(&i).and_then(|r| r.get(index as usize)),
-                ) {
-                    if let Some(bit) = place.resolve(env) {
-                        v.write_bits(env.arena, bit as usize);
-                    }
+                ) && let Some(bit) = place.resolve(env)
+                {
+                    v.write_bits(env.arena, bit as usize);
                 }
             }
             Call::RegisterWrite(i) => {

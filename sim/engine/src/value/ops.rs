@@ -274,11 +274,11 @@ impl Bits {
         let Some(width) = hi.checked_sub(lo).and_then(|d| d.checked_add(1)) else {
             return Bits::zero(0, false);
         };
-        if let Repr::Small(a) = self.repr {
-            if width <= SMALL_MAX_WIDTH {
-                let v = a.checked_shr(lo).unwrap_or(0);
-                return Bits::small(width, false, v & mask(width));
-            }
+        if let Repr::Small(a) = self.repr
+            && width <= SMALL_MAX_WIDTH
+        {
+            let v = a.checked_shr(lo).unwrap_or(0);
+            return Bits::small(width, false, v & mask(width));
         }
         let mut r = Bits::zero(width, false);
         limbs::extract(r.words_mut(), self.words(), lo as usize);

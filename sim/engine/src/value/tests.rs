@@ -79,7 +79,7 @@ fn check_invariants(b: &Bits) -> Result<(), TestCaseError> {
     let w = b.width();
     prop_assert_eq!(b.storage(), Storage::for_width(w));
     prop_assert_eq!(b.words().len(), word_count(w));
-    if w % 64 != 0 {
+    if !w.is_multiple_of(64) {
         let top = b.words().last().copied().unwrap_or(0);
         prop_assert_eq!(top >> (w % 64), 0, "unnormalised top word of {:?}", b);
     }

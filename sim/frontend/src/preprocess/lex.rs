@@ -291,10 +291,10 @@ pub(crate) fn spell(toks: &[Tok]) -> String {
     let mut out = String::new();
     let mut prev: Option<&Tok> = None;
     for t in toks {
-        if let Some(p) = prev {
-            if t.space || would_merge(p, t) {
-                out.push(' ');
-            }
+        if let Some(p) = prev
+            && (t.space || would_merge(p, t))
+        {
+            out.push(' ');
         }
         out.push_str(&t.text);
         prev = Some(t);

@@ -355,13 +355,14 @@ impl Preprocessor<'_> {
         while i < body.len() {
             let b = &body[i];
             let next = body.get(i + 1);
-            if function_like && b.tok.is_punct("#") {
-                if let Some(p) = next.and_then(|n| n.param) {
-                    out.push(stringized(args, p, b.tok.space));
-                    placemarker = false;
-                    i += 2;
-                    continue;
-                }
+            if function_like
+                && b.tok.is_punct("#")
+                && let Some(p) = next.and_then(|n| n.param)
+            {
+                out.push(stringized(args, p, b.tok.space));
+                placemarker = false;
+                i += 2;
+                continue;
             }
             if b.tok.is_punct("##") && next.is_some() {
                 let (rhs, used) = paste_operand(body, i + 1, args, function_like);
@@ -447,10 +448,11 @@ fn paste_operand(
     if let Some(p) = b.param {
         return (arg(args, p).to_vec(), 1);
     }
-    if function_like && b.tok.is_punct("#") {
-        if let Some(p) = body.get(i + 1).and_then(|n| n.param) {
-            return (vec![stringized(args, p, false)], 2);
-        }
+    if function_like
+        && b.tok.is_punct("#")
+        && let Some(p) = body.get(i + 1).and_then(|n| n.param)
+    {
+        return (vec![stringized(args, p, false)], 2);
     }
     (vec![b.tok.clone()], 1)
 }

@@ -346,11 +346,9 @@ impl<'a> Preprocessor<'a> {
                 pos = lex::string_end(b, pos);
             } else if lex::is_ident_start(c) {
                 let mut end = lex::ident_end(b, pos);
-                if active {
-                    if let Some(after) = self.try_expand(ctx, &text, pos, end, copy) {
-                        copy = after;
-                        end = after;
-                    }
+                if active && let Some(after) = self.try_expand(ctx, &text, pos, end, copy) {
+                    copy = after;
+                    end = after;
                 }
                 pos = end;
             } else if lex::number_starts(b, pos) {

@@ -138,7 +138,7 @@ impl<T: AsRef<[u8]>> Block<T> {
         let bytes = buffer.as_ref();
         check_len("block header", bytes, BLOCK_HEADER_LEN)?;
         let length = order.u32(&bytes[field::BLOCK_LEN]);
-        if (length as usize) < MIN_BLOCK_LEN || length % 4 != 0 {
+        if (length as usize) < MIN_BLOCK_LEN || !length.is_multiple_of(4) {
             return Err(Error::BadBlockLength { length });
         }
         if u64::from(length) > bytes.len() as u64 {

@@ -1,0 +1,310 @@
+//! P4Runtime over loopback: table-entry writes per second in batches of 1
+//! and 1,000, the latency of single writes (p50/p99, printed), and reading
+//! back 100k entries. Server and client run in one process on a
+//! multi-threaded tokio runtime, over real TCP and HTTP/2 (plaintext, no
+//! `--state`).
+
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use janus_ctrl::proto::p4::v1 as p4;
+use janus_ctrl::proto::p4::v1::p4_runtime_client::P4RuntimeClient;
+use janus_ctrl::server::{P4RuntimeService, serve};
+use std::time::{Duration, Instant};
+use tokio::runtime::Runtime;
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::transport::Channel;
+
+/// One exact 32-bit key, one action with one parameter.
+const PROGRAM: &str = r#"
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<32> key; }
+struct headers_t { h_t h; }
+struct meta_t { }
+parser P(packet_in pkt, out headers_t hdr, inout meta_t m, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.h); transition accept; }
+}
+control VC(inout headers_t h, inout meta_t m) { apply { } }
+control I(inout headers_t hdr, inout meta_t m, inout standard_metadata_t sm) {
+    action fwd(bit<9> port) { sm.egress_spec = port; }
+    table t {
+        key = { hdr.h.key : exact; }
+        actions = { fwd; NoAction; }
+        size = 200000;
+    }
+    apply { t.apply(); }
+}
+control E(inout headers_t hdr, inout meta_t m, inout standard_metadata_t sm) { apply { } }
+control CC(inout headers_t h, inout meta_t m) { apply { } }
+control D(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr.h); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"#;
+
+const ELECTION: u64 = 1;
+
+struct Bench {
+    rt: Runtime,
+    client: P4RuntimeClient<Channel>,
+    /// Keeps the stream (and so the primary role) open.
+    _stream: mpsc::Sender<p4::StreamMessageRequest>,
+    table_id: u32,
+    action_id: u32,
+}
+
+impl Bench {
+    fn start() -> Bench {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let c =
+            janus_p4::driver::compile_source("bench.p4", PROGRAM.to_string(), &Default::default());
+        assert!(!c.has_errors(), "{}", c.render(false));
+        let info = janus_ctrl::p4info::to_proto(&janus_p4::p4info::build(c.program().unwrap()));
+        let config = p4::ForwardingPipelineConfig {
+            p4info: Some(info.clone()),
+            p4_device_config: janus_p4::pipeline::Pipeline::from_compilation(&c).to_bytes(),
+            cookie: None,
+        };
+        let id = |name: &str| {
+            info.tables
+                .iter()
+                .filter_map(|t| t.preamble.as_ref())
+                .chain(info.actions.iter().filter_map(|a| a.preamble.as_ref()))
+                .find(|p| p.name == name)
+                .expect("in the P4Info")
+                .id
+        };
+        let (table_id, action_id) = (id("I.t"), id("I.fwd"));
+        let (client, stream) = rt.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let addr = listener.local_addr().unwrap();
+            let service = P4RuntimeService::new(1);
+            tokio::spawn(serve(service, listener, std::future::pending()));
+            let mut client = P4RuntimeClient::connect(format!("http://{addr}"))
+                .await
+                .expect("connect");
+            let (tx, rx) = mpsc::channel(4);
+            let mut answers = client
+                .stream_channel(ReceiverStream::new(rx))
+                .await
+                .unwrap()
+                .into_inner();
+            tx.send(p4::StreamMessageRequest {
+                update: Some(p4::stream_message_request::Update::Arbitration(
+                    p4::MasterArbitrationUpdate {
+                        device_id: 1,
+                        election_id: Some(p4::Uint128 {
+                            high: 0,
+                            low: ELECTION,
+                        }),
+                        ..Default::default()
+                    },
+                )),
+            })
+            .await
+            .unwrap();
+            answers
+                .message()
+                .await
+                .unwrap()
+                .expect("arbitration answer");
+            tokio::spawn(async move { while let Ok(Some(_)) = answers.message().await {} });
+            client
+                .set_forwarding_pipeline_config(p4::SetForwardingPipelineConfigRequest {
+                    device_id: 1,
+                    election_id: Some(p4::Uint128 {
+                        high: 0,
+                        low: ELECTION,
+                    }),
+                    action: p4::set_forwarding_pipeline_config_request::Action::VerifyAndCommit
+                        as i32,
+                    config: Some(config),
+                    ..Default::default()
+                })
+                .await
+                .expect("pipeline");
+            (client, tx)
+        });
+        Bench {
+            rt,
+            client,
+            _stream: stream,
+            table_id,
+            action_id,
+        }
+    }
+
+    fn update(&self, kind: p4::update::Type, key: u32) -> p4::Update {
+        p4::Update {
+            r#type: kind as i32,
+            entity: Some(p4::Entity {
+                entity: Some(p4::entity::Entity::TableEntry(p4::TableEntry {
+                    table_id: self.table_id,
+                    r#match: vec![p4::FieldMatch {
+                        field_id: 1,
+                        field_match_type: Some(p4::field_match::FieldMatchType::Exact(
+                            p4::field_match::Exact {
+                                value: canonical(key),
+                            },
+                        )),
+                    }],
+                    action: Some(p4::TableAction {
+                        r#type: Some(p4::table_action::Type::Action(p4::Action {
+                            action_id: self.action_id,
+                            params: vec![p4::action::Param {
+                                param_id: 1,
+                                value: vec![(key % 500) as u8 + 1],
+                            }],
+                        })),
+                    }),
+                    ..Default::default()
+                })),
+            }),
+        }
+    }
+
+    fn write(&mut self, updates: Vec<p4::Update>) {
+        let req = p4::WriteRequest {
+            device_id: 1,
+            election_id: Some(p4::Uint128 {
+                high: 0,
+                low: ELECTION,
+            }),
+            updates,
+            ..Default::default()
+        };
+        let client = &mut self.client;
+        self.rt
+            .block_on(client.write(req))
+            .expect("the write succeeds");
+    }
+
+    fn read_all(&mut self) -> usize {
+        let req = p4::ReadRequest {
+            device_id: 1,
+            entities: vec![p4::Entity {
+                entity: Some(p4::entity::Entity::TableEntry(p4::TableEntry {
+                    table_id: self.table_id,
+                    ..Default::default()
+                })),
+            }],
+            ..Default::default()
+        };
+        let client = &mut self.client;
+        self.rt.block_on(async move {
+            let mut stream = client.read(req).await.expect("read").into_inner();
+            let mut n = 0;
+            while let Some(r) = stream.message().await.expect("read response") {
+                n += r.entities.len();
+            }
+            n
+        })
+    }
+}
+
+/// The canonical bytes of `v` (no leading zero bytes, at least one byte).
+fn canonical(v: u32) -> Vec<u8> {
+    let bytes = v.to_be_bytes();
+    let first = bytes.iter().position(|&b| b != 0).unwrap_or(3);
+    bytes[first..].to_vec()
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted[((sorted.len() as f64 * p) as usize).min(sorted.len() - 1)]
+}
+
+/// Single-update writes one after the other: p50 and p99 latency, printed
+/// (criterion reports means, the target is a tail).
+fn single_write_latency(b: &mut Bench) {
+    const N: u32 = 20_000;
+    let mut samples = Vec::with_capacity(N as usize);
+    for key in 0..N {
+        let kind = if key % 2 == 0 {
+            p4::update::Type::Insert
+        } else {
+            p4::update::Type::Delete
+        };
+        let u = b.update(kind, 1_000_000 + key / 2);
+        let t = Instant::now();
+        b.write(vec![u]);
+        samples.push(t.elapsed());
+    }
+    samples.sort();
+    println!(
+        "single-update Write latency over {N} writes: p50 {:?}, p99 {:?}, max {:?}",
+        percentile(&samples, 0.50),
+        percentile(&samples, 0.99),
+        samples[samples.len() - 1]
+    );
+}
+
+fn benches(c: &mut Criterion) {
+    let mut b = Bench::start();
+    single_write_latency(&mut b);
+
+    let mut g = c.benchmark_group("p4runtime_write");
+    g.sample_size(20).measurement_time(Duration::from_secs(8));
+    g.throughput(Throughput::Elements(1));
+    let mut flip = false;
+    g.bench_function("batch_of_1", |bench| {
+        bench.iter(|| {
+            // Insert and delete the same key by turns: every write is one
+            // real change, and the table does not grow.
+            flip = !flip;
+            let kind = if flip {
+                p4::update::Type::Insert
+            } else {
+                p4::update::Type::Delete
+            };
+            let u = b.update(kind, 7);
+            b.write(vec![u]);
+        })
+    });
+    // Each iteration writes 1,000 inserts then 1,000 deletes: 2,000 updates.
+    g.throughput(Throughput::Elements(2000));
+    let mut base = 0u32;
+    g.bench_function("batch_of_1000", |bench| {
+        bench.iter_batched(
+            || {
+                base = base.wrapping_add(1000) % 100_000_000;
+                (base..base + 1000).collect::<Vec<u32>>()
+            },
+            |keys| {
+                let updates = keys
+                    .iter()
+                    .map(|&k| b.update(p4::update::Type::Insert, k))
+                    .collect();
+                b.write(updates);
+                // Undo, so that every batch inserts into the same table
+                // size (measured too: the same cost as the inserts).
+                let updates = keys
+                    .iter()
+                    .map(|&k| b.update(p4::update::Type::Delete, k))
+                    .collect();
+                b.write(updates);
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    g.finish();
+
+    // 100k entries, read back with one wildcard read.
+    for chunk in 0..100u32 {
+        let updates = (0..1000)
+            .map(|i| b.update(p4::update::Type::Insert, 10_000_000 + chunk * 1000 + i))
+            .collect();
+        b.write(updates);
+    }
+    assert_eq!(b.read_all(), 100_000);
+    let mut g = c.benchmark_group("p4runtime_read");
+    g.sample_size(10).measurement_time(Duration::from_secs(10));
+    g.throughput(Throughput::Elements(100_000));
+    g.bench_function("wildcard_100k_entries", |bench| {
+        bench.iter(|| assert_eq!(b.read_all(), 100_000))
+    });
+    g.finish();
+}
+
+criterion_group!(p4runtime, benches);
+criterion_main!(p4runtime);

@@ -1,0 +1,171 @@
+//! The server's P4Info, looked up by name: operators type names, the
+//! wire carries ids.
+//!
+//! A name matches an object's full name, its alias, or a unique suffix of
+//! the full name on a `.` boundary (`tenant_macs` for
+//! `SdnIngress.forwarding.tenant_macs`), as `janus sim` resolves the
+//! names of an entries file.
+
+use super::ClientError;
+use janus_ctrl::proto::p4::config::v1 as cfg;
+
+/// A P4Info with name look-ups.
+pub struct Schema {
+    info: cfg::P4Info,
+}
+
+/// `name` is `full`, or a suffix of it starting after a `.`.
+fn suffix_of(name: &str, full: &str) -> bool {
+    full == name
+        || full
+            .strip_suffix(name)
+            .is_some_and(|rest| rest.ends_with('.'))
+}
+
+/// The one candidate `(full name, alias, item)` that `name` designates.
+fn find<'a, T>(
+    candidates: impl Iterator<Item = (&'a str, &'a str, T)>,
+    name: &str,
+    what: &str,
+) -> Result<T, ClientError> {
+    let mut all: Vec<(&str, &str, T)> = candidates.collect();
+    if let Some(i) = all.iter().position(|(n, _, _)| *n == name) {
+        return Ok(all.swap_remove(i).2);
+    }
+    if let Some(i) = all.iter().position(|(_, a, _)| *a == name) {
+        return Ok(all.swap_remove(i).2);
+    }
+    let names: Vec<&str> = all.iter().map(|(n, _, _)| *n).collect();
+    let hits: Vec<usize> = (0..all.len())
+        .filter(|&i| suffix_of(name, all[i].0))
+        .collect();
+    match hits.as_slice() {
+        [i] => Ok(all.swap_remove(*i).2),
+        [] => Err(ClientError::Usage(format!(
+            "no {what} `{name}`; {}",
+            if names.is_empty() {
+                "there are none".to_string()
+            } else {
+                format!("known: {}", names.join(", "))
+            }
+        ))),
+        many => Err(ClientError::Usage(format!(
+            "{what} `{name}` is ambiguous: {}",
+            many.iter()
+                .map(|&i| names[i])
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
+fn preamble_names(p: Option<&cfg::Preamble>) -> (&str, &str) {
+    p.map_or(("", ""), |p| (p.name.as_str(), p.alias.as_str()))
+}
+
+/// The id of a P4Info object (0 without a preamble).
+pub fn id_of(p: Option<&cfg::Preamble>) -> u32 {
+    p.map_or(0, |p| p.id)
+}
+
+/// The short name shown to operators: the alias, else the full name.
+pub fn shown(p: Option<&cfg::Preamble>) -> &str {
+    match p {
+        Some(p) if !p.alias.is_empty() => &p.alias,
+        Some(p) => &p.name,
+        None => "?",
+    }
+}
+
+/// The match type of a field.
+pub fn match_type(f: &cfg::MatchField) -> cfg::match_field::MatchType {
+    match f.r#match {
+        Some(cfg::match_field::Match::MatchType(t)) => {
+            cfg::match_field::MatchType::try_from(t).unwrap_or_default()
+        }
+        _ => cfg::match_field::MatchType::Unspecified,
+    }
+}
+
+/// A width from the P4Info (negative widths, which a valid P4Info does
+/// not have, read as 0).
+pub fn width(bitwidth: i32) -> u32 {
+    u32::try_from(bitwidth).unwrap_or(0)
+}
+
+impl Schema {
+    pub fn new(info: cfg::P4Info) -> Schema {
+        Schema { info }
+    }
+
+    /// The table `name` designates.
+    pub fn table(&self, name: &str) -> Result<&cfg::Table, ClientError> {
+        find(
+            self.info.tables.iter().map(|t| {
+                let (n, a) = preamble_names(t.preamble.as_ref());
+                (n, a, t)
+            }),
+            name,
+            "table",
+        )
+    }
+
+    pub fn table_by_id(&self, id: u32) -> Option<&cfg::Table> {
+        self.info
+            .tables
+            .iter()
+            .find(|t| id_of(t.preamble.as_ref()) == id)
+    }
+
+    pub fn action_by_id(&self, id: u32) -> Option<&cfg::Action> {
+        self.info
+            .actions
+            .iter()
+            .find(|a| id_of(a.preamble.as_ref()) == id)
+    }
+
+    /// The action `name` designates among those `table` lists.
+    pub fn table_action(
+        &self,
+        table: &cfg::Table,
+        name: &str,
+    ) -> Result<&cfg::Action, ClientError> {
+        find(
+            table
+                .action_refs
+                .iter()
+                .filter_map(|r| self.action_by_id(r.id))
+                .map(|a| {
+                    let (n, al) = preamble_names(a.preamble.as_ref());
+                    (n, al, a)
+                }),
+            name,
+            &format!("action of table `{}`", shown(table.preamble.as_ref())),
+        )
+    }
+
+    /// The match field `name` designates in `table`.
+    pub fn field<'a>(
+        &self,
+        table: &'a cfg::Table,
+        name: &str,
+    ) -> Result<&'a cfg::MatchField, ClientError> {
+        find(
+            table.match_fields.iter().map(|f| (f.name.as_str(), "", f)),
+            name,
+            &format!("match field of table `{}`", shown(table.preamble.as_ref())),
+        )
+    }
+
+    /// The counter (indexed, not direct) `name` designates.
+    pub fn counter(&self, name: &str) -> Result<&cfg::Counter, ClientError> {
+        find(
+            self.info.counters.iter().map(|c| {
+                let (n, a) = preamble_names(c.preamble.as_ref());
+                (n, a, c)
+            }),
+            name,
+            "counter",
+        )
+    }
+}
