@@ -324,10 +324,7 @@ impl Pipeline {
             E::ActionProfileGroup(g) => self.write_profile_group(kind, g),
             E::ValueSetEntry(v) => self.write_value_set(kind, v),
             E::DigestEntry(d) => self.write_digest(kind, d),
-            E::DirectCounterEntry(_) => Err(RpcError::new(
-                Code::Unimplemented,
-                "direct counter entries cannot be written yet (they are read-only)",
-            )),
+            E::DirectCounterEntry(d) => self.write_direct_counter(kind, d),
             _ => Err(RpcError::new(
                 Code::Unimplemented,
                 "this kind of entity cannot be written yet",

@@ -215,6 +215,51 @@ impl Pipeline {
         Ok(())
     }
 
+    /// A DirectCounterEntry MODIFY: sets one table entry's counts (its
+    /// key names it; no data: nothing changes).
+    pub(crate) fn write_direct_counter(
+        &mut self,
+        kind: p4::update::Type,
+        d: &p4::DirectCounterEntry,
+    ) -> Result<(), RpcError> {
+        only_modify(kind, "a direct counter entry")?;
+        let te = d
+            .table_entry
+            .as_ref()
+            .ok_or_else(|| invalid("the direct counter entry names no table entry"))?;
+        if self.res.direct_counter_of(te.table_id).is_none() {
+            self.table_name(te.table_id)?;
+            return Err(invalid(format!(
+                "table {} has no direct counter",
+                te.table_id
+            )));
+        }
+        if te.is_default_action {
+            return Err(invalid(
+                "default entries have no direct counter cell in v1model",
+            ));
+        }
+        let t = self.table(te.table_id)?;
+        let key = crate::device::key_of(t, te)?;
+        let state = self
+            .switch
+            .table(t.slot)
+            .ok_or_else(|| RpcError::new(Code::Internal, "table slot vanished"))?;
+        let index = state
+            .index_of(&key, i64::from(te.priority))
+            .ok_or_else(|| RpcError::new(Code::NotFound, "no table entry with this key"))?;
+        let Some(data) = &d.data else {
+            return Ok(());
+        };
+        if data.packet_count < 0 || data.byte_count < 0 {
+            return Err(invalid("negative counts"));
+        }
+        if !state.set_hit_counts(index, data.packet_count as u64, data.byte_count as u64) {
+            return Err(RpcError::new(Code::Internal, "the entry's counter cell is missing"));
+        }
+        Ok(())
+    }
+
     /// The cells a CounterEntry read asks for (counter id 0: every
     /// counter; no index: every cell).
     pub(crate) fn read_counters(&self, f: &p4::CounterEntry) -> Result<Vec<p4::Entity>, RpcError> {

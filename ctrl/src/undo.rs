@@ -159,6 +159,20 @@ impl Pipeline {
                 }
                 _ => Some(Vec::new()),
             },
+            E::DirectCounterEntry(d) => match &d.table_entry {
+                Some(te) if te.table_id != 0 && !te.is_default_action => {
+                    modify_only(self.read_direct_counters(&p4::DirectCounterEntry {
+                        table_entry: Some(p4::TableEntry {
+                            table_id: te.table_id,
+                            r#match: te.r#match.clone(),
+                            priority: te.priority,
+                            ..Default::default()
+                        }),
+                        data: None,
+                    }))
+                }
+                _ => Some(Vec::new()),
+            },
             // Id 0 reads every instance but cannot be written: the update
             // fails, there is nothing to undo.
             E::CounterEntry(c) if c.counter_id == 0 => Some(Vec::new()),

@@ -455,9 +455,41 @@ async fn counters_and_registers() {
     missing.r#match[0].field_match_type =
         Some(F::Exact(p4::field_match::Exact { value: vec![99] }));
     fails_with(
-        read_one(&mut c, direct(Some(missing))).await,
+        read_one(&mut c, direct(Some(missing.clone()))).await,
         Code::NotFound,
     );
+    // A MODIFY sets one entry's counts; an unknown key or an INSERT fails.
+    let set = |te: p4::TableEntry, packets: i64| {
+        E::DirectCounterEntry(p4::DirectCounterEntry {
+            table_entry: Some(te),
+            data: Some(p4::CounterData {
+                packet_count: packets,
+                byte_count: 10 * packets,
+            }),
+        })
+    };
+    write(&mut c, 1, vec![upd(Modify, set(key.clone(), 40))])
+        .await
+        .unwrap();
+    match &read_one(&mut c, direct(Some(key.clone()))).await.unwrap()[..] {
+        [E::DirectCounterEntry(d)] => {
+            assert_eq!(d.data.unwrap().packet_count, 40);
+            assert_eq!(d.data.unwrap().byte_count, 400);
+        }
+        other => panic!("{other:?}"),
+    }
+    let err = write(
+        &mut c,
+        1,
+        vec![
+            upd(Modify, set(missing, 1)),
+            upd(Insert, set(key.clone(), 1)),
+        ],
+    )
+    .await
+    .unwrap_err();
+    let codes: Vec<Code> = update_codes(&err).into_iter().map(|(c, _)| c).collect();
+    assert_eq!(codes, vec![Code::NotFound, Code::InvalidArgument]);
 
     // Registers: the pipeline counted packets per port; a write then a read.
     let reg = |index: Option<i64>, value: Option<Vec<u8>>| {

@@ -716,6 +716,22 @@ impl TableState {
         }
     }
 
+    /// Sets entry `index`'s direct-counter packets and bytes (a controller
+    /// writing the counter); `false` when the table has no direct counter
+    /// or no such entry.
+    pub fn set_hit_counts(&self, index: u32, packets: u64, bytes: u64) -> bool {
+        if !self.direct_counter || self.entry(index).is_none() {
+            return false;
+        }
+        match self.counts.get(index as usize) {
+            Some(c) => {
+                c.set((packets, bytes));
+                true
+            }
+            None => false,
+        }
+    }
+
     /// When entry `index` was last hit (microseconds on the pipeline's
     /// clock); `None` if it has not been hit since it was added, or the
     /// table does not support idle timeouts.
