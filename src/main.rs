@@ -33,6 +33,21 @@ enum Command {
     /// The control plane: the P4Runtime server.
     #[command(subcommand)]
     Ctrl(cmd::ctrl::CtrlCommand),
+    /// Keys for signing firmware images.
+    #[command(subcommand)]
+    Keys(cmd::keys::KeysCommand),
+    /// The simulated NIC card.
+    #[command(subcommand)]
+    Nic(cmd::nic::NicCommand),
+    /// The fabric simulator: path-selection schemes at cluster scale.
+    #[command(subcommand)]
+    Fabric(cmd::fabric::FabricCommand),
+    /// Signed firmware images: build, verify, inspect, verify quotes.
+    #[command(subcommand)]
+    Image(cmd::image::ImageCommand),
+    /// The host side: attach a Linux interface to a VF of `janus nic run`.
+    #[command(subcommand)]
+    Host(cmd::host::HostCommand),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +69,11 @@ fn main() -> ExitCode {
         Command::P4(c) => cmd::p4::run(c),
         Command::Sim(c) => cmd::sim::run(c),
         Command::Ctrl(c) => cmd::ctrl::run(c),
+        Command::Keys(c) => cmd::keys::run(c),
+        Command::Nic(c) => cmd::nic::run(c),
+        Command::Fabric(c) => cmd::fabric::run(c),
+        Command::Image(c) => cmd::image::run(c),
+        Command::Host(c) => cmd::host::run(c),
     }
 }
 

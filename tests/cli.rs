@@ -1,5 +1,7 @@
 //! End-to-end tests of the `janus` command.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -652,65 +654,31 @@ fn shipped_pipelines_pass_their_packet_tests() {
     }
 }
 
-/// `janus ctrl serve --p4 p4/sdn.p4` on a free port, killed when dropped.
-struct CtrlServer {
-    child: std::process::Child,
-    addr: String,
-}
+/// `janus ctrl serve --p4 p4/sdn.p4` on a free port (killed when dropped)
+/// and `janus ctrl` commands against it.
+struct CtrlServer(common::Server);
 
 impl CtrlServer {
-    /// Starts the server and waits (at most a minute) for the address it
-    /// prints on stderr.
+    /// Starts the server and waits (at most [`common::SERVER_START`]) for
+    /// the address it prints on stderr.
     fn start() -> CtrlServer {
-        use std::io::BufRead;
-        let mut child = Command::new(env!("CARGO_BIN_EXE_janus"))
-            .args([
-                "ctrl",
-                "serve",
-                "--listen",
-                "127.0.0.1:0",
-                "--insecure",
-                "--p4",
-                "p4/sdn.p4",
-            ])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("janus ctrl serve runs");
-        let stderr = child.stderr.take().expect("stderr");
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in std::io::BufReader::new(stderr)
-                .lines()
-                .map_while(Result::ok)
-            {
-                let addr = line
-                    .split_whitespace()
-                    .find(|w| w.starts_with("127.0.0.1:"))
-                    .map(|w| w.trim_end_matches(',').to_string());
-                if let Some(addr) = addr {
-                    let _ = tx.send(addr);
-                }
-            }
-        });
-        let mut server = CtrlServer {
-            child,
-            addr: String::new(),
-        };
-        server.addr = rx
-            .recv_timeout(std::time::Duration::from_secs(60))
-            .expect("the server prints its address within a minute");
-        server
+        CtrlServer(common::Server::start(&[
+            "--listen",
+            "127.0.0.1:0",
+            "--insecure",
+            "--p4",
+            "p4/sdn.p4",
+        ]))
     }
 
     /// `janus ctrl ARGS --server ADDR`: (exit code, stdout, stderr).
     fn ctrl(&self, args: &[&str]) -> (Option<i32>, String, String) {
         // `--server` before a `--` (after it come the action's words).
         let at = args.iter().position(|a| *a == "--").unwrap_or(args.len());
+        let addr = self.0.addr.to_string();
         let mut all = vec!["ctrl"];
         all.extend(&args[..at]);
-        all.extend(["--server", &self.addr]);
+        all.extend(["--server", &addr]);
         all.extend(&args[at..]);
         let out = janus(&all);
         (
@@ -725,13 +693,6 @@ impl CtrlServer {
         let (code, stdout, stderr) = self.ctrl(args);
         assert_eq!(code, Some(0), "{args:?}: {stdout}{stderr}");
         stdout
-    }
-}
-
-impl Drop for CtrlServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -19,184 +19,111 @@
 mod common;
 
 use common::{Pki, Server, TempDir, janus, missing_tool, run_bounded};
+use janus_ctrl::client::{self, Client, ClientConfig, ClientIdentity, ClientTls, Limits};
 use janus_ctrl::proto::p4::config::v1 as cfg;
 use janus_ctrl::proto::p4::v1 as p4;
-use janus_ctrl::proto::p4::v1::p4_runtime_client::P4RuntimeClient;
+use p4::get_forwarding_pipeline_config_request::ResponseType;
 use p4::set_forwarding_pipeline_config_request::Action as PipelineAction;
+use p4::write_request::Atomicity;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
-use tokio::sync::mpsc;
-use tokio_stream::wrappers::ReceiverStream;
 use tonic::Code;
-use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint, Identity};
 
-/// How long one RPC or connection may take.
+/// How long one RPC may take.
 const LIMIT: Duration = Duration::from_secs(20);
 /// How long a connection that should fail may take to fail.
 const REFUSED_WITHIN: Duration = Duration::from_secs(5);
-const DEVICE: u64 = 1;
-
-async fn within<T>(f: impl std::future::Future<Output = T>) -> T {
-    tokio::time::timeout(LIMIT, f)
-        .await
-        .expect("no answer in time")
-}
-
-fn election(id: u64) -> Option<p4::Uint128> {
-    Some(p4::Uint128 { high: 0, low: id })
-}
 
 // ---- clients --------------------------------------------------------------
 
 /// A client certificate and key (PEM files).
 type ClientCert<'a> = Option<(&'a Path, &'a Path)>;
 
-/// An mTLS channel to `addr` trusting `ca`, presenting `cert` (none: no
-/// client certificate). Fails when the server refuses the handshake or
-/// cannot be reached within [`REFUSED_WITHIN`].
+/// An mTLS client of `addr` trusting `ca`, presenting `cert` (none: no
+/// client certificate), acting in `role` with election id `id`. Fails when
+/// the server refuses the handshake or cannot be reached within
+/// [`REFUSED_WITHIN`].
 async fn tls_client(
     addr: SocketAddr,
     ca: &Path,
     cert: ClientCert<'_>,
-) -> Result<P4RuntimeClient<Channel>, String> {
+    role: &str,
+    id: u64,
+) -> Result<Client, client::Error> {
     let read = |p: &Path| std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-    let mut tls = ClientTlsConfig::new()
-        .ca_certificate(Certificate::from_pem(read(ca)))
-        .domain_name(addr.ip().to_string());
-    if let Some((cert, key)) = cert {
-        tls = tls.identity(Identity::from_pem(read(cert), read(key)));
-    }
-    let endpoint = Endpoint::from_shared(format!("https://{addr}"))
-        .map_err(|e| e.to_string())?
-        .connect_timeout(REFUSED_WITHIN)
-        .tls_config(tls)
-        .map_err(|e| e.to_string())?;
-    match tokio::time::timeout(REFUSED_WITHIN, endpoint.connect()).await {
-        Ok(Ok(channel)) => Ok(P4RuntimeClient::new(channel)),
-        Ok(Err(e)) => Err(error_chain(&e)),
-        Err(_) => Err(format!("no connection within {REFUSED_WITHIN:?}")),
-    }
-}
-
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
+    let tls = ClientTls {
+        ca: read(ca),
+        identity: cert.map(|(cert, key)| ClientIdentity {
+            cert: read(cert),
+            key: read(key),
+        }),
+        domain: Some(addr.ip().to_string()),
+    };
+    Client::connect(ClientConfig {
+        election_id: id.into(),
+        role: role.into(),
+        tls: Some(tls),
+        limits: Limits {
+            connect: REFUSED_WITHIN,
+            call: LIMIT,
+        },
+        ..ClientConfig::new(addr.to_string())
+    })
+    .await
 }
 
 /// Whether a client with these credentials gets no answer: the connection
 /// or the first RPC on it fails (rustls under TLS 1.3 reports a refused
 /// client certificate after the client's side of the handshake is done).
 async fn refused(addr: SocketAddr, ca: &Path, cert: ClientCert<'_>) -> Result<(), String> {
-    let Ok(mut c) = tls_client(addr, ca, cert).await else {
+    let Ok(mut c) = tls_client(addr, ca, cert, "", 1).await else {
         return Ok(());
     };
-    match tokio::time::timeout(
-        REFUSED_WITHIN,
-        c.capabilities(p4::CapabilitiesRequest::default()),
-    )
-    .await
-    {
+    match tokio::time::timeout(REFUSED_WITHIN, c.capabilities()).await {
         Ok(Ok(r)) => Err(format!("the server answered: {r:?}")),
         Ok(Err(_)) | Err(_) => Ok(()),
     }
 }
 
-/// A StreamChannel after arbitration; the stream closes when dropped.
-struct Primary {
-    _tx: mpsc::Sender<p4::StreamMessageRequest>,
-    _rx: tonic::Streaming<p4::StreamMessageResponse>,
+/// Arbitrates for the client's role with its election id: the answer's
+/// status code, or the stream's when the server refuses the arbitration.
+async fn arbitrate(c: &mut Client) -> Code {
+    match c.become_primary().await {
+        Ok(a) => a.code,
+        Err(client::Error::Status { status, .. }) => status.code(),
+        Err(e) => panic!("arbitration: {e}"),
+    }
 }
 
-/// Opens a StreamChannel and arbitrates for `role` with `election_id`;
-/// the answer's status code.
-async fn arbitrate(c: &mut P4RuntimeClient<Channel>, role: &str, id: u64) -> (Code, Primary) {
-    let (tx, rx) = mpsc::channel(4);
-    let request = p4::StreamMessageRequest {
-        update: Some(p4::stream_message_request::Update::Arbitration(
-            p4::MasterArbitrationUpdate {
-                device_id: DEVICE,
-                role: Some(p4::Role {
-                    name: role.into(),
-                    ..Default::default()
-                }),
-                election_id: election(id),
-                status: None,
-            },
-        )),
-    };
-    tx.send(request).await.expect("queue the arbitration");
-    let mut rx = within(c.stream_channel(ReceiverStream::new(rx)))
+/// The server's status of a failed call; panics on anything else.
+fn status(e: client::Error) -> tonic::Status {
+    match e {
+        client::Error::Status { status, .. } => *status,
+        other => panic!("{other}"),
+    }
+}
+
+async fn write(c: &mut Client, updates: Vec<p4::Update>) -> Result<(), tonic::Status> {
+    c.write(updates, Atomicity::ContinueOnError)
         .await
-        .expect("StreamChannel opens")
-        .into_inner();
-    let code = match within(rx.message()).await {
-        Ok(Some(p4::StreamMessageResponse {
-            update: Some(p4::stream_message_response::Update::Arbitration(a)),
-        })) => Code::from(a.status.map_or(0, |s| s.code)),
-        Ok(other) => panic!("not an arbitration answer: {other:?}"),
-        Err(status) => status.code(),
-    };
-    (code, Primary { _tx: tx, _rx: rx })
+        .map_err(status)
 }
 
-async fn write(
-    c: &mut P4RuntimeClient<Channel>,
-    role: &str,
-    id: u64,
-    updates: Vec<p4::Update>,
-) -> Result<(), tonic::Status> {
-    within(c.write(p4::WriteRequest {
-        device_id: DEVICE,
-        role: role.into(),
-        election_id: election(id),
-        updates,
-        ..Default::default()
-    }))
-    .await
-    .map(|_| ())
-}
-
-async fn get_config(c: &mut P4RuntimeClient<Channel>) -> p4::ForwardingPipelineConfig {
-    within(
-        c.get_forwarding_pipeline_config(p4::GetForwardingPipelineConfigRequest {
-            device_id: DEVICE,
-            response_type: p4::get_forwarding_pipeline_config_request::ResponseType::All as i32,
-        }),
-    )
-    .await
-    .expect("GetForwardingPipelineConfig")
-    .into_inner()
-    .config
-    .expect("a pipeline is committed")
+async fn get_config(c: &mut Client) -> p4::ForwardingPipelineConfig {
+    c.get_pipeline_config(ResponseType::All)
+        .await
+        .expect("GetForwardingPipelineConfig")
 }
 
 async fn push_config(
-    c: &mut P4RuntimeClient<Channel>,
-    role: &str,
-    id: u64,
-    action: PipelineAction,
+    c: &mut Client,
     config: p4::ForwardingPipelineConfig,
 ) -> Result<(), tonic::Status> {
-    within(
-        c.set_forwarding_pipeline_config(p4::SetForwardingPipelineConfigRequest {
-            device_id: DEVICE,
-            role: role.into(),
-            election_id: election(id),
-            action: action as i32,
-            config: Some(config),
-            ..Default::default()
-        }),
-    )
-    .await
-    .map(|_| ())
+    c.set_pipeline(PipelineAction::VerifyAndCommit, config)
+        .await
+        .map_err(status)
 }
 
 // ---- p4/sdn.p4's security groups ----------------------------------------
@@ -284,16 +211,10 @@ impl Rules {
 
 /// The per-update codes of a failed Write batch.
 fn update_codes(status: &tonic::Status) -> Vec<Code> {
-    use janus_ctrl::proto::google::rpc;
-    use prost::Message;
-    let details = rpc::Status::decode(status.details()).expect("a google.rpc.Status");
-    details
-        .details
-        .iter()
-        .map(|any| {
-            let e = p4::Error::decode(any.value.as_slice()).expect("a p4.v1.Error");
-            Code::from(e.canonical_code)
-        })
+    client::update_statuses(status)
+        .expect("google.rpc.Status details of p4.v1.Errors")
+        .into_iter()
+        .map(|u| u.code)
         .collect()
 }
 
@@ -389,57 +310,55 @@ async fn audit_log_records_writes_pipeline_changes_and_refusals() {
     let (admin_cert, admin_key) = cert("admin");
 
     // The operator, primary of the default role, writes tenant 8's rule.
-    let mut op = tls_client(server.addr, &pki.ca(), Some((&op_cert, &op_key)))
+    let mut op = tls_client(server.addr, &pki.ca(), Some((&op_cert, &op_key)), "", 10)
         .await
         .expect("the operator connects");
     let config = get_config(&mut op).await;
     let rules = Rules::of(config.p4info.as_ref().expect("a P4Info"));
-    let (code, _op_stream) = arbitrate(&mut op, "", 10).await;
-    assert_eq!(code, Code::Ok);
-    write(&mut op, "", 10, vec![rules.deny_all(8, 10)])
+    assert_eq!(arbitrate(&mut op).await, Code::Ok);
+    write(&mut op, vec![rules.deny_all(8, 10)])
         .await
         .expect("the operator writes tenant 8's rule");
 
     // Tenant 7, primary of its own role: its rule yes, tenant 8's no.
-    let mut t7 = tls_client(server.addr, &pki.ca(), Some((&t7_cert, &t7_key)))
-        .await
-        .expect("tenant 7 connects");
-    let (code, _t7_stream) = arbitrate(&mut t7, "tenant:7", 1).await;
-    assert_eq!(code, Code::Ok);
-    write(&mut t7, "tenant:7", 1, vec![rules.deny_all(7, 10)])
-        .await
-        .expect("tenant 7 writes its own rule");
-    let e = write(
-        &mut t7,
+    let mut t7 = tls_client(
+        server.addr,
+        &pki.ca(),
+        Some((&t7_cert, &t7_key)),
         "tenant:7",
         1,
-        vec![rules.update(p4::update::Type::Delete, 8, 10)],
     )
     .await
-    .expect_err("tenant 7 deletes tenant 8's rule");
+    .expect("tenant 7 connects");
+    assert_eq!(arbitrate(&mut t7).await, Code::Ok);
+    write(&mut t7, vec![rules.deny_all(7, 10)])
+        .await
+        .expect("tenant 7 writes its own rule");
+    let e = write(&mut t7, vec![rules.update(p4::update::Type::Delete, 8, 10)])
+        .await
+        .expect_err("tenant 7 deletes tenant 8's rule");
     assert_eq!(update_codes(&e), [Code::PermissionDenied]);
     // Nor the pipeline.
-    let push = push_config(
-        &mut t7,
-        "tenant:7",
-        1,
-        PipelineAction::VerifyAndCommit,
-        config.clone(),
-    )
-    .await;
+    let push = push_config(&mut t7, config.clone()).await;
     assert_eq!(push.unwrap_err().code(), Code::PermissionDenied);
 
     // A certificate of the right CA naming no identity: nothing.
-    let mut admin = tls_client(server.addr, &pki.ca(), Some((&admin_cert, &admin_key)))
-        .await
-        .expect("the TLS handshake succeeds");
-    let e = write(&mut admin, "", 10, vec![rules.deny_all(9, 10)])
+    let mut admin = tls_client(
+        server.addr,
+        &pki.ca(),
+        Some((&admin_cert, &admin_key)),
+        "",
+        10,
+    )
+    .await
+    .expect("the TLS handshake succeeds");
+    let e = write(&mut admin, vec![rules.deny_all(9, 10)])
         .await
         .expect_err("an unknown identity writes");
     assert_eq!(e.code(), Code::PermissionDenied);
 
     // The operator verifies and commits the same pipeline again.
-    push_config(&mut op, "", 10, PipelineAction::VerifyAndCommit, config)
+    push_config(&mut op, config)
         .await
         .expect("the operator pushes the pipeline");
 
@@ -711,19 +630,11 @@ async fn netns_probe() {
     let addr: SocketAddr = addr.parse().expect("an address");
     let path = |var: &str| PathBuf::from(std::env::var(var).expect(var));
     let (ca, cert, key) = (path(PROBE_CA), path(PROBE_CERT), path(PROBE_KEY));
-    let outcome = match tls_client(addr, &ca, Some((&cert, &key))).await {
+    let outcome = match tls_client(addr, &ca, Some((&cert, &key)), "", 1).await {
         Err(e) => format!("failed: {e}"),
-        Ok(mut c) => match tokio::time::timeout(
-            REFUSED_WITHIN,
-            c.capabilities(p4::CapabilitiesRequest::default()),
-        )
-        .await
-        {
-            Ok(Ok(r)) => format!(
-                "answered: P4Runtime {}",
-                r.into_inner().p4runtime_api_version
-            ),
-            Ok(Err(s)) => format!("failed: {:?}: {}", s.code(), s.message()),
+        Ok(mut c) => match tokio::time::timeout(REFUSED_WITHIN, c.capabilities()).await {
+            Ok(Ok(r)) => format!("answered: P4Runtime {}", r.p4runtime_api_version),
+            Ok(Err(e)) => format!("failed: {e}"),
             Err(_) => "failed: timed out".to_string(),
         },
     };

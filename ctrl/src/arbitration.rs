@@ -212,6 +212,11 @@ impl Arbitrations {
             .map(|c| (c, &c.access))
     }
 
+    /// Whether stream `s` is the default role's primary.
+    pub fn is_default_primary(&self, s: u64) -> bool {
+        self.roles.get("").and_then(|r| r.primary) == Some(s)
+    }
+
     /// The default role's primary (digests and idle timeouts go there).
     pub fn default_primary(&self) -> Option<&Client> {
         self.roles.get("").and_then(Role::primary)

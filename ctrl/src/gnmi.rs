@@ -258,6 +258,7 @@ impl GNmi for GnmiService {
         request: Request<g::GetRequest>,
     ) -> Result<Response<g::GetResponse>, Status> {
         use g::get_request::DataType;
+        operator_only(&request, "gNMI Get")?;
         let req = request.into_inner();
         let encoding = encoding(req.encoding)?;
         check_models(&req.use_models)?;
@@ -308,6 +309,7 @@ impl GNmi for GnmiService {
         &self,
         request: Request<Streaming<g::SubscribeRequest>>,
     ) -> Result<Response<Self::SubscribeStream>, Status> {
+        operator_only(&request, "gNMI Subscribe")?;
         let inbound = request.into_inner();
         let (tx, rx) = mpsc::channel(SUBSCRIBE_QUEUE);
         let source = self.source.clone();
@@ -320,4 +322,24 @@ impl GNmi for GnmiService {
         });
         Ok(Response::new(ReceiverStream::new(rx)))
     }
+}
+
+/// Port state and counters are the operator's: a tenant certificate (or one
+/// naming no Janus identity) is refused, and the refusal audited.
+fn operator_only<T>(request: &Request<T>, rpc: &str) -> Result<(), Status> {
+    use crate::auth::Identity;
+    let status = match Identity::of_request(request) {
+        Ok(Identity::Operator) => return Ok(()),
+        Ok(tenant) => {
+            let status =
+                Status::permission_denied(format!("{tenant} may not read the NIC's ports"));
+            crate::audit::refusal(&crate::audit::Who::of(tenant, request), rpc, "", &status);
+            status
+        }
+        Err(status) => {
+            crate::audit::unidentified(request.remote_addr(), rpc, &status);
+            status
+        }
+    };
+    Err(status)
 }

@@ -9,7 +9,9 @@
 //! PacketOut/PacketIn; [`meters`] meters and direct meters; [`profiles`]
 //! action profiles, selectors and value sets; [`digests`] digest configs
 //! and DigestLists; [`p4info`] turns the front end's P4Info into the
-//! protobuf message.
+//! protobuf message. [`client`] is the other side: a P4Runtime client
+//! (plaintext or mTLS, arbitration, pipelines, writes with per-update
+//! errors, reads, the StreamChannel), used by `janus ctrl` and the demo.
 //!
 //! | module | protobuf package | what |
 //! |---|---|---|
@@ -21,12 +23,14 @@
 //!
 //! `google.protobuf.Any` is [`prost_types::Any`]. For the service, `p4::v1`
 //! holds the server trait `p4_runtime_server::P4Runtime` and the client
-//! `p4_runtime_client::P4RuntimeClient` (`P4RuntimeClient::connect(addr)`).
+//! `p4_runtime_client::P4RuntimeClient` (`P4RuntimeClient::connect(addr)`);
+//! [`client::Client`] wraps the latter with bounded calls and typed errors.
 
 mod arbitration;
 pub mod audit;
 pub mod auth;
 pub mod certs;
+pub mod client;
 pub mod device;
 pub mod digests;
 mod entry_data;

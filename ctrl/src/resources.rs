@@ -255,7 +255,10 @@ impl Pipeline {
             return Err(invalid("negative counts"));
         }
         if !state.set_hit_counts(index, data.packet_count as u64, data.byte_count as u64) {
-            return Err(RpcError::new(Code::Internal, "the entry's counter cell is missing"));
+            return Err(RpcError::new(
+                Code::Internal,
+                "the entry's counter cell is missing",
+            ));
         }
         Ok(())
     }

@@ -545,10 +545,11 @@ impl P4RuntimeService {
     /// ignored).
     fn digest_ack(&self, s: u64, ack: &p4::DigestListAck) {
         let mut state = self.shared.lock();
-        if state.arbitration.access_if_primary(s).is_none() {
+        // Digests go to the default role's primary: only it acknowledges.
+        if !state.arbitration.is_default_primary(s) {
             tracing::debug!(
                 stream = s,
-                "digest ack from a stream that is not a primary: ignored"
+                "digest ack from a stream that is not the default role's primary: ignored"
             );
             return;
         }
@@ -772,10 +773,26 @@ impl P4Runtime for P4RuntimeService {
         request: Request<p4::GetForwardingPipelineConfigRequest>,
     ) -> Result<Response<p4::GetForwardingPipelineConfigResponse>, Status> {
         use p4::get_forwarding_pipeline_config_request::ResponseType;
+        let who = identify(&request, "GetForwardingPipelineConfig")?;
         let req = request.into_inner();
         self.check_device(req.device_id)?;
         let kind = ResponseType::try_from(req.response_type)
             .map_err(|_| Status::invalid_argument("unknown response type"))?;
+        // Tenants get the P4Info (their clients need its names and ids),
+        // not the operator's program.
+        if matches!(who.identity, Identity::Tenant(_))
+            && matches!(
+                kind,
+                ResponseType::All | ResponseType::DeviceConfigAndCookie
+            )
+        {
+            let status = Status::permission_denied(format!(
+                "{} may read the P4Info (P4INFO_AND_COOKIE), not the device config",
+                who.identity
+            ));
+            audit::refusal(&who, "GetForwardingPipelineConfig", "", &status);
+            return Err(status);
+        }
         let state = self.shared.lock();
         let set = &state
             .pipeline

@@ -7,6 +7,7 @@ mod common;
 
 use common::*;
 use janus_ctrl::certs::{Bundle, CertsConfig};
+use janus_ctrl::client::{self, Client, ClientConfig, ClientIdentity, ClientTls};
 use janus_ctrl::proto::p4::config::v1 as cfg;
 use janus_ctrl::proto::p4::v1 as p4;
 use janus_ctrl::proto::p4::v1::p4_runtime_client::P4RuntimeClient;
@@ -17,7 +18,7 @@ use p4::update::Type::{Delete, Insert};
 use prost::Message;
 use tokio::sync::oneshot;
 use tonic::Code;
-use tonic::transport::{Certificate, Channel, ClientTlsConfig, Identity};
+use tonic::transport::Channel;
 
 /// Frames from port 1 belong to tenant 7, from port 2 to tenant 8 (the
 /// `tenants` table); `acl` is keyed by tenant and marked as tenant-owned;
@@ -168,42 +169,6 @@ async fn arbitrate_role(
     };
     within(s.tx.send(msg)).await.expect("send");
     s.answer().await
-}
-
-async fn write_as(
-    c: &mut P4RuntimeClient<Channel>,
-    role: &str,
-    id: u64,
-    updates: Vec<p4::Update>,
-) -> Result<(), tonic::Status> {
-    within(c.write(p4::WriteRequest {
-        device_id: DEVICE,
-        role: role.into(),
-        election_id: election(id),
-        updates,
-        ..Default::default()
-    }))
-    .await
-    .map(|_| ())
-}
-
-async fn read_as(
-    c: &mut P4RuntimeClient<Channel>,
-    role: &str,
-    entities: Vec<p4::Entity>,
-) -> Result<Vec<p4::Entity>, tonic::Status> {
-    let mut stream = within(c.read(p4::ReadRequest {
-        device_id: DEVICE,
-        role: role.into(),
-        entities,
-    }))
-    .await?
-    .into_inner();
-    let mut out = Vec::new();
-    while let Some(r) = within(stream.message()).await? {
-        out.extend(r.entities);
-    }
-    Ok(out)
 }
 
 fn entity(e: E) -> p4::Entity {
@@ -494,21 +459,22 @@ async fn tls_client(
     addr: std::net::SocketAddr,
     ca: &str,
     identity: Option<(&str, &str)>,
-) -> Result<P4RuntimeClient<Channel>, tonic::transport::Error> {
-    let mut tls = ClientTlsConfig::new()
-        .ca_certificate(Certificate::from_pem(ca))
-        .domain_name("localhost");
-    if let Some((cert, key)) = identity {
-        tls = tls.identity(Identity::from_pem(cert, key));
-    }
-    let channel = within(
-        Channel::from_shared(format!("https://{addr}"))
-            .expect("uri")
-            .tls_config(tls)?
-            .connect(),
-    )
+) -> Result<P4RuntimeClient<Channel>, client::Error> {
+    let tls = ClientTls {
+        ca: ca.into(),
+        identity: identity.map(|(cert, key)| ClientIdentity {
+            cert: cert.into(),
+            key: key.into(),
+        }),
+        domain: Some("localhost".into()),
+    };
+    let mut c = Client::connect(ClientConfig {
+        tls: Some(tls),
+        limits: LIMITS,
+        ..ClientConfig::new(addr.to_string())
+    })
     .await?;
-    Ok(P4RuntimeClient::new(channel))
+    Ok(c.grpc().clone())
 }
 
 impl TlsServer {
@@ -530,7 +496,7 @@ impl TlsServer {
 }
 
 /// An RPC on a client whose connection the server should refuse.
-async fn refused(c: Result<P4RuntimeClient<Channel>, tonic::transport::Error>) {
+async fn refused(c: Result<P4RuntimeClient<Channel>, client::Error>) {
     let Ok(mut c) = c else { return };
     let r = within(c.capabilities(p4::CapabilitiesRequest::default())).await;
     assert!(r.is_err(), "the server answered: {r:?}");
@@ -657,6 +623,28 @@ async fn operator_and_tenants_over_mtls() {
         fails_with(push, Code::PermissionDenied);
     }
 
+    // The P4Info, yes; the operator's program, no.
+    use p4::get_forwarding_pipeline_config_request::ResponseType;
+    for (kind, ok) in [
+        (ResponseType::P4infoAndCookie, true),
+        (ResponseType::CookieOnly, true),
+        (ResponseType::All, false),
+        (ResponseType::DeviceConfigAndCookie, false),
+    ] {
+        let r = within(
+            t7.get_forwarding_pipeline_config(p4::GetForwardingPipelineConfigRequest {
+                device_id: DEVICE,
+                response_type: kind as i32,
+            }),
+        )
+        .await;
+        if ok {
+            r.expect("tenants read the P4Info");
+        } else {
+            fails_with(r, Code::PermissionDenied);
+        }
+    }
+
     // Reads: tenant 7 sees its own acl entries and its own counter cell.
     let seen = read_as(&mut t7, "tenant:7", vec![all_of_table(0)])
         .await
@@ -726,4 +714,61 @@ async fn connections_without_a_good_certificate_fail() {
     within(op.capabilities(p4::CapabilitiesRequest::default()))
         .await
         .expect("capabilities over mTLS");
+}
+
+/// A gNMI client presenting `cn`'s certificate.
+async fn gnmi_as(
+    s: &TlsServer,
+    cn: &str,
+) -> janus_ctrl::proto::gnmi::g_nmi_client::GNmiClient<Channel> {
+    use tonic::transport::{Certificate, ClientTlsConfig, Identity};
+    let (_, ck) = s.pki.clients.iter().find(|(name, _)| name == cn).unwrap();
+    let tls = ClientTlsConfig::new()
+        .ca_certificate(Certificate::from_pem(&s.pki.ca_pem))
+        .identity(Identity::from_pem(&ck.cert_pem, &ck.key_pem))
+        .domain_name("localhost");
+    let channel = within(
+        Channel::from_shared(format!("https://{}", s.addr))
+            .unwrap()
+            .tls_config(tls)
+            .unwrap()
+            .connect(),
+    )
+    .await
+    .expect("connect");
+    janus_ctrl::proto::gnmi::g_nmi_client::GNmiClient::new(channel)
+}
+
+#[tokio::test]
+async fn port_state_over_gnmi_is_the_operators() {
+    use janus_ctrl::proto::gnmi as g;
+    let s = start_tls().await;
+    let get = g::GetRequest {
+        path: vec![gnmi_path("/interfaces/interface[name=*]/state/counters")],
+        encoding: g::Encoding::JsonIetf as i32,
+        ..Default::default()
+    };
+    let mut op = gnmi_as(&s, "operator").await;
+    within(op.get(get.clone()))
+        .await
+        .expect("the operator reads the ports");
+    for cn in ["tenant:7", "admin"] {
+        let mut other = gnmi_as(&s, cn).await;
+        fails_with(within(other.get(get.clone())).await, Code::PermissionDenied);
+        let sub = g::SubscribeRequest {
+            request: Some(g::subscribe_request::Request::Subscribe(
+                g::SubscriptionList {
+                    subscription: vec![g::Subscription {
+                        path: Some(gnmi_path("/interfaces")),
+                        ..Default::default()
+                    }],
+                    mode: g::subscription_list::Mode::Once as i32,
+                    ..Default::default()
+                },
+            )),
+            ..Default::default()
+        };
+        let r = within(other.subscribe(tokio_stream::iter(vec![sub]))).await;
+        fails_with(r, Code::PermissionDenied);
+    }
 }

@@ -1,5 +1,17 @@
-//! Janus host driver shim: queues between host and NIC, virtual functions and the
-//! bridge to real Linux interfaces.
+//! Janus host-NIC contract (docs/host-interface.md): the register space of
+//! each PCIe function (`regs`), split-virtqueue descriptor rings in shared
+//! memory (`ring`), the physical and virtual functions that own them
+//! (`function`), the transport between the NIC process and host shims
+//! (`transport`, over the system calls of `sys`) and the shim that bridges
+//! a VF to a Linux interface (`shim`).
 //!
-//! Empty until the host issue lands. This crate must never depend on `janus-ctrl`
-//! or `janus-firmware`: the isolation Janus enforces is mirrored in the code.
+//! This crate never depends on `janus-ctrl` or `janus-firmware`: a tenant's
+//! side of the NIC has no path to tables, firmware, flash or the control
+//! plane, and the code mirrors that isolation.
+
+pub mod function;
+pub mod regs;
+pub mod ring;
+pub mod shim;
+pub mod sys;
+pub mod transport;

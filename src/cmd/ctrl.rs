@@ -253,7 +253,7 @@ fn start_state(
 }
 
 /// The pipeline `--p4` names: compiled, with the program's own P4Info.
-fn initial_pipeline(path: &Path, include: &[PathBuf]) -> Result<Pipeline, String> {
+pub(crate) fn initial_pipeline(path: &Path, include: &[PathBuf]) -> Result<Pipeline, String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     let file = if bytes.starts_with(b"janus-pipeline ") {
         janus_p4::pipeline::Pipeline::from_bytes(&bytes).map_err(|e| e.to_string())?

@@ -21,10 +21,11 @@
 
 use super::ctrl_client::entry::EntrySpec;
 use super::ctrl_client::schema::Schema;
-use super::ctrl_client::session::{ClientConfig, Session};
+use super::ctrl_client::session;
 use super::ctrl_client::tenant::{Gateway, Remote, TenantSpec, Tunnel, Vf};
 use super::ctrl_client::{insert_entries, read_counter};
 use clap::Args;
+use janus_ctrl::client::{Client, ClientConfig};
 use janus_ctrl::proto::p4::v1 as p4;
 use janus_ctrl::server::{P4RuntimeService, SwitchHandle, serve};
 use janus_nic::ports::{CPU_PORT, is_uplink, is_vf};
@@ -844,12 +845,12 @@ struct Written {
     others: usize,
 }
 
-/// The P4Runtime server (in this process) and the demo's session with it,
+/// The P4Runtime server (in this process) and the demo's client of it,
 /// primary.
 struct Plane {
     addr: std::net::SocketAddr,
     switch: SwitchHandle,
-    session: Session,
+    client: Client,
     schema: Schema,
     /// Stops the server when dropped.
     _stop: tokio::sync::oneshot::Sender<()>,
@@ -874,25 +875,26 @@ impl Plane {
                 tracing::error!("the demo's P4Runtime server stopped: {e}");
             }
         });
-        let mut session = Session::connect(ClientConfig {
-            server: addr.to_string(),
-            device_id: 1,
-            election_id: 1,
-            role: String::new(),
-            tls: None,
-        })
-        .await
-        .map_err(|e| e.to_string())?;
-        session.become_primary().await.map_err(|e| e.to_string())?;
-        session
-            .set_pipeline(config)
+        let mut client = Client::connect(ClientConfig::new(addr.to_string()))
             .await
             .map_err(|e| e.to_string())?;
-        let schema = session.schema().await.map_err(|e| e.to_string())?;
+        session::become_primary(&mut client)
+            .await
+            .map_err(|e| e.to_string())?;
+        client
+            .set_pipeline(
+                p4::set_forwarding_pipeline_config_request::Action::VerifyAndCommit,
+                config,
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+        let schema = session::schema(&mut client)
+            .await
+            .map_err(|e| e.to_string())?;
         Ok(Plane {
             addr,
             switch,
-            session,
+            client,
             schema,
             _stop: stop,
         })
@@ -935,11 +937,11 @@ impl Plane {
                 tenants[i].label()
             ));
         }
-        let session = &mut self.session;
-        let tenants = insert_entries(session, &self.schema, &tenants)
+        let client = &mut self.client;
+        let tenants = insert_entries(client, &self.schema, &tenants)
             .await
             .map_err(|e| e.to_string())?;
-        let others = insert_entries(session, &self.schema, &others)
+        let others = insert_entries(client, &self.schema, &others)
             .await
             .map_err(|e| e.to_string())?;
         Ok(Written { tenants, others })
@@ -952,7 +954,7 @@ impl Plane {
     ) -> Result<BTreeMap<&'static str, BTreeMap<usize, (u64, u64)>>, String> {
         let mut out = BTreeMap::new();
         for name in COUNTERS {
-            let cells = read_counter(&mut self.session, &self.schema, name, None)
+            let cells = read_counter(&mut self.client, &self.schema, name, None)
                 .await
                 .map_err(|e| e.to_string())?;
             out.insert(

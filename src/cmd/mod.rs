@@ -3,6 +3,12 @@
 pub mod ctrl;
 pub mod ctrl_client;
 pub mod demo;
+pub mod fabric;
+pub mod host;
+pub mod image;
+pub mod keys;
+pub mod nic;
+pub mod nic_run;
 pub mod p4;
 pub mod sim;
 pub mod sim_run;

@@ -1,15 +1,15 @@
 //! Helpers shared by the P4Runtime server tests: an in-process server on
 //! 127.0.0.1:0, clients, StreamChannel, arbitration, pipeline set-up,
-//! writes and reads. Every wait is bounded by [`LIMIT`].
+//! writes and reads (through [`janus_ctrl::client`], their errors as the
+//! server's status). Every wait is bounded by [`LIMIT`].
 
 #![allow(dead_code)]
 
-use janus_ctrl::proto::google::rpc;
+use janus_ctrl::client::{self, Client, ClientConfig, Limits};
 use janus_ctrl::proto::p4::config::v1 as cfg;
 use janus_ctrl::proto::p4::v1 as p4;
 use janus_ctrl::proto::p4::v1::p4_runtime_client::P4RuntimeClient;
 use janus_ctrl::server::{P4RuntimeService, SwitchHandle, serve};
-use prost::Message;
 use std::future::Future;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
@@ -19,6 +19,11 @@ use tonic::{Code, Streaming};
 
 pub const DEVICE: u64 = 1;
 pub const LIMIT: Duration = Duration::from_secs(20);
+/// Every call of a library client bounded by [`LIMIT`].
+pub const LIMITS: Limits = Limits {
+    connect: LIMIT,
+    call: LIMIT,
+};
 
 /// Asserts that a call failed with `code`.
 pub fn fails_with<T: std::fmt::Debug>(result: Result<T, tonic::Status>, code: Code) {
@@ -148,23 +153,39 @@ pub async fn primary_with(
     (c, stream)
 }
 
+/// The library client over `c`, acting in `role` with election id `id`.
+pub fn lib_client(c: &P4RuntimeClient<Channel>, role: &str, id: u64) -> Client {
+    Client::from_grpc(
+        c.clone(),
+        ClientConfig {
+            device_id: DEVICE,
+            election_id: id.into(),
+            role: role.into(),
+            limits: LIMITS,
+            ..ClientConfig::new("")
+        },
+    )
+}
+
+/// The server's status of a failed call; panics on anything else (a
+/// timeout: the test fails).
+pub fn status(e: client::Error) -> tonic::Status {
+    match e {
+        client::Error::Status { status, .. } => *status,
+        other => panic!("{other}"),
+    }
+}
+
 pub async fn set_pipeline(
     c: &mut P4RuntimeClient<Channel>,
     id: u64,
     config: p4::ForwardingPipelineConfig,
     action: p4::set_forwarding_pipeline_config_request::Action,
 ) -> Result<(), tonic::Status> {
-    within(
-        c.set_forwarding_pipeline_config(p4::SetForwardingPipelineConfigRequest {
-            device_id: DEVICE,
-            election_id: election(id),
-            action: action as i32,
-            config: Some(config),
-            ..Default::default()
-        }),
-    )
-    .await
-    .map(|_| ())
+    lib_client(c, "", id)
+        .set_pipeline(action, config)
+        .await
+        .map_err(status)
 }
 
 pub fn ids(info: &cfg::P4Info) -> impl Fn(&str) -> u32 + '_ {
@@ -209,28 +230,29 @@ pub async fn write(
     id: u64,
     updates: Vec<p4::Update>,
 ) -> Result<(), tonic::Status> {
-    within(c.write(p4::WriteRequest {
-        device_id: DEVICE,
-        election_id: election(id),
-        updates,
-        ..Default::default()
-    }))
-    .await
-    .map(|_| ())
+    write_as(c, "", id, updates).await
+}
+
+/// Writes `updates` in one batch (CONTINUE_ON_ERROR) in `role`.
+pub async fn write_as(
+    c: &mut P4RuntimeClient<Channel>,
+    role: &str,
+    id: u64,
+    updates: Vec<p4::Update>,
+) -> Result<(), tonic::Status> {
+    lib_client(c, role, id)
+        .write(updates, p4::write_request::Atomicity::ContinueOnError)
+        .await
+        .map_err(status)
 }
 
 /// The per-update codes of a failed batch.
 pub fn update_codes(status: &tonic::Status) -> Vec<(Code, String)> {
     assert_eq!(status.code(), Code::Unknown, "{status:?}");
-    let details = rpc::Status::decode(status.details()).expect("google.rpc.Status details");
-    details
-        .details
-        .iter()
-        .map(|any| {
-            assert_eq!(any.type_url, "type.googleapis.com/p4.v1.Error");
-            let e = p4::Error::decode(any.value.as_slice()).expect("a p4.v1.Error");
-            (Code::from_i32(e.canonical_code), e.message)
-        })
+    client::update_statuses(status)
+        .expect("google.rpc.Status details of p4.v1.Errors")
+        .into_iter()
+        .map(|u| (u.code, u.message))
         .collect()
 }
 
@@ -239,18 +261,16 @@ pub async fn read_entities(
     c: &mut P4RuntimeClient<Channel>,
     entities: Vec<p4::Entity>,
 ) -> Result<Vec<p4::Entity>, tonic::Status> {
-    let mut stream = within(c.read(p4::ReadRequest {
-        device_id: DEVICE,
-        entities,
-        ..Default::default()
-    }))
-    .await?
-    .into_inner();
-    let mut out = Vec::new();
-    while let Some(r) = within(stream.message()).await? {
-        out.extend(r.entities);
-    }
-    Ok(out)
+    read_as(c, "", entities).await
+}
+
+/// Reads `entities` in `role`.
+pub async fn read_as(
+    c: &mut P4RuntimeClient<Channel>,
+    role: &str,
+    entities: Vec<p4::Entity>,
+) -> Result<Vec<p4::Entity>, tonic::Status> {
+    lib_client(c, role, 0).read(entities).await.map_err(status)
 }
 
 /// The pipeline config for P4 `source` (named `name` in diagnostics): its

@@ -38,9 +38,17 @@ pub enum EngineError {
     #[error("job {job} phase {phase} transfer {transfer}: qps must be at least 1")]
     ZeroQps { job: u32, phase: u32, transfer: u32 },
     #[error("flow {key:?}: the router gave link {link}, the network has {links} links")]
-    BadRoute { key: FlowKey, link: u32, links: usize },
+    BadRoute {
+        key: FlowKey,
+        link: u32,
+        links: usize,
+    },
     #[error("link change at {at} s on link {link}: {reason}")]
-    BadLinkChange { at: f64, link: u32, reason: &'static str },
+    BadLinkChange {
+        at: f64,
+        link: u32,
+        reason: &'static str,
+    },
     #[error("bad engine config: {0}")]
     BadConfig(&'static str),
     #[error("rebalance moved flow {index}, only {flows} flows are active")]
@@ -99,6 +107,18 @@ impl Network {
             .iter()
             .filter(|(_, w)| *w > 0)
             .all(|(p, _)| p.iter().all(|&l| self.is_live(l)))
+    }
+
+    /// This network with `links` down, as a router would see it after
+    /// their failure (for tests and what-if planning); unknown links are
+    /// ignored.
+    pub fn with_down(mut self, links: &[LinkId]) -> Network {
+        for l in links {
+            if let Some(live) = self.live.get_mut(l.0 as usize) {
+                *live = false;
+            }
+        }
+        self
     }
 
     fn set_live(&mut self, link: LinkId, state: LinkState) {
@@ -360,10 +380,7 @@ impl PartialOrd for Entry {
 }
 impl Ord for Entry {
     fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .at
-            .total_cmp(&self.at)
-            .then(other.seq.cmp(&self.seq))
+        other.at.total_cmp(&self.at).then(other.seq.cmp(&self.seq))
     }
 }
 
@@ -870,12 +887,7 @@ impl<'a> Sim<'a> {
         if stalled {
             self.arm_retries();
         }
-        let others = self
-            .flows
-            .iter()
-            .filter(|f| f.key.job as usize != j)
-            .map(|f| (f.serial, f.rem))
-            .collect();
+        let others = self.others_of(j);
         let st = &mut self.state[j];
         st.active = active;
         st.rep_start = self.now;
@@ -927,82 +939,73 @@ impl<'a> Sim<'a> {
     /// repeat the last one; returns whether it skipped any.
     fn try_jump(&mut self, c: &Candidate) -> bool {
         let j = c.job;
-        let st = &self.state[j];
-        if !st.clean {
+        if !self.state[j].clean {
             return false;
         }
-        let repeat = self.jobs[j].phases[st.phase].repeat;
+        let (phase, rep) = (self.state[j].phase, self.state[j].rep);
+        let repeat = self.jobs[j].phases[phase].repeat;
         // Repetitions after the one just started.
-        let mut n = u64::from(repeat - st.rep - 1);
+        let mut n = u64::from(repeat - rep - 1);
         if let Some(e) = self.queue.peek() {
             n = n.min(((e.at - self.now) / c.duration).floor().max(0.0) as u64);
         }
-        // Other jobs' flows: the same set as when the last repetition
-        // started, each moving the same bytes per repetition.
-        let mut others = c.others.iter();
-        let mut progress = Vec::new();
-        for f in self.flows.iter().filter(|f| f.key.job as usize != j) {
-            if f.stall.is_some() {
-                return false;
-            }
-            let Some(&(serial, before)) = others.next() else {
-                return false;
-            };
-            if serial != f.serial {
+        // Other jobs' flows must be the set there was when the last
+        // repetition started, each moving the same bytes per repetition.
+        let mut current: Vec<(u64, usize)> = self
+            .flows
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.key.job as usize != j)
+            .map(|(i, f)| (f.serial, i))
+            .collect();
+        current.sort_unstable();
+        if current.len() != c.others.len() {
+            return false;
+        }
+        let mut progress = Vec::with_capacity(current.len());
+        for (&(serial, i), &(before_serial, before)) in current.iter().zip(&c.others) {
+            let f = &self.flows[i];
+            if serial != before_serial || f.stall.is_some() {
                 return false;
             }
             let per_rep = before - f.rem;
             if per_rep > 0.0 {
-                let left = ((f.rem - f.bytes * DONE) / per_rep).ceil() as u64;
+                let left = ((f.rem - f.bytes * DONE) / per_rep).ceil().max(0.0) as u64;
                 n = n.min(left.saturating_sub(1));
             }
-            progress.push(per_rep);
+            progress.push((i, per_rep));
         }
-        if others.next().is_some() || n == 0 {
+        if n == 0 {
             return false;
         }
         let nf = n as f64;
         self.now += nf * c.duration;
-        let mut k = 0;
-        for f in &mut self.flows {
-            if f.key.job as usize == j {
-                f.start = self.now;
-                f.key.repetition += n as u32;
-            } else {
-                f.rem -= nf * progress[k];
-                k += 1;
-            }
+        for (i, per_rep) in progress {
+            self.flows[i].rem -= nf * per_rep;
         }
-        let (p, base) = (st.phase, self.stat_base[j][st.phase]);
-        let end = self.stat_base[j]
-            .get(p + 1)
-            .copied()
-            .unwrap_or_else(|| self.stat_base.get(j + 1).and_then(|b| b.first().copied()).unwrap_or(self.stats.len()));
-        let end = end.max(base);
-        for s in base..end {
+        let mut carried = Vec::new();
+        for f in self.flows.iter_mut().filter(|f| f.key.job as usize == j) {
+            f.start = self.now;
+            f.key.repetition += n as u32;
+            carried.push((f.route.clone(), f.bytes));
+        }
+        for (route, bytes) in carried {
+            self.credit(&route, nf * bytes);
+        }
+        let base = self.stat_base[j][phase];
+        let qps: usize = self.jobs[j].phases[phase]
+            .transfers
+            .iter()
+            .map(|t| t.qps as usize)
+            .sum();
+        for s in base..base + qps {
             let st = &mut self.stats[s];
             st.bytes += nf * self.stat_bytes[s];
             st.busy += nf * self.last_duration[s];
             st.repetitions += n;
         }
-        let routes = std::mem::take(&mut self.state[j].routes);
-        let per_flow: Vec<f64> = self
-            .flows
-            .iter()
-            .filter(|f| f.key.job as usize == j)
-            .map(|f| f.bytes)
-            .collect();
-        for (route, bytes) in routes.iter().zip(per_flow) {
-            self.credit(route, nf * bytes);
-        }
-        let others = self
-            .flows
-            .iter()
-            .filter(|f| f.key.job as usize != j)
-            .map(|f| (f.serial, f.rem))
-            .collect();
+        let others = self.others_of(j);
         let st = &mut self.state[j];
-        st.routes = routes;
         st.rep += n as u32;
         st.rep_start = self.now;
         st.others = others;
@@ -1010,12 +1013,20 @@ impl<'a> Sim<'a> {
         true
     }
 
-    fn result(self) -> RunResult {
-        let makespan = self
-            .state
+    /// Other jobs' flows (serial, bytes left), by serial.
+    fn others_of(&self, j: usize) -> Vec<(u64, f64)> {
+        let mut others: Vec<(u64, f64)> = self
+            .flows
             .iter()
-            .filter_map(|s| s.done)
-            .fold(0.0, f64::max);
+            .filter(|f| f.key.job as usize != j)
+            .map(|f| (f.serial, f.rem))
+            .collect();
+        others.sort_unstable_by_key(|&(s, _)| s);
+        others
+    }
+
+    fn result(self) -> RunResult {
+        let makespan = self.state.iter().filter_map(|s| s.done).fold(0.0, f64::max);
         let links = self
             .link_bytes
             .iter()

@@ -18,10 +18,18 @@
 //! | [`solver`] | max-min fair rates, incrementally |
 //! | [`engine`] | the flow-level simulation of a workload |
 //! | [`schemes`] | ECMP, more QPs, flowlets, pinning (controller and NIC), spraying |
+//! | [`run`] | one run (scheme, seed) against the ideal, and sweeps |
+//! | [`report`] | `janus fabric run`: parallel sweeps, summary, JSON, CSV, plots |
+//! | [`export`] | `janus fabric plan`: the pinning plan as NIC table entries |
 
+pub mod engine;
+pub mod export;
 pub mod flow;
+pub mod report;
 pub mod rng;
+pub mod run;
+pub mod schemes;
+pub mod solver;
 pub mod spec;
 pub mod topo;
 pub mod traffic;
-pub mod solver;

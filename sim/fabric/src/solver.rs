@@ -41,7 +41,11 @@ pub enum SolverError {
     #[error("capacity of link {link} must be finite and non-negative, got {value}")]
     BadCapacity { link: u32, value: f64 },
     #[error("class {class} has {count} flows, cannot remove {removed}")]
-    Underflow { class: u32, count: u64, removed: u64 },
+    Underflow {
+        class: u32,
+        count: u64,
+        removed: u64,
+    },
 }
 
 /// The path or paths one flow follows: one path (a pinned or hashed flow)
@@ -83,9 +87,7 @@ impl Route {
 
     /// Whether some path of positive weight crosses `link`.
     pub fn uses(&self, link: LinkId) -> bool {
-        self.paths
-            .iter()
-            .any(|(p, w)| *w > 0 && p.contains(&link))
+        self.paths.iter().any(|(p, w)| *w > 0 && p.contains(&link))
     }
 
     /// Each link the route uses with the share of the flow's rate it
@@ -260,7 +262,8 @@ impl Solver {
                 self.dead -= 1;
             }
             class.count += count;
-            self.dirty_links.extend(class.usage.links.iter().map(|(l, _)| l.0));
+            self.dirty_links
+                .extend(class.usage.links.iter().map(|(l, _)| l.0));
         }
         Ok(ClassId(id))
     }
@@ -321,7 +324,8 @@ impl Solver {
         if c.count == 0 {
             self.dead += 1;
         }
-        self.dirty_links.extend(c.usage.links.iter().map(|(l, _)| l.0));
+        self.dirty_links
+            .extend(c.usage.links.iter().map(|(l, _)| l.0));
         Ok(())
     }
 

@@ -210,7 +210,9 @@ impl<'a> Params<'a> {
     ) -> Result<Option<T>, SpecError> {
         match self.raw(name) {
             None => Ok(None),
-            Some(v) => parse(v).map(Some).ok_or_else(|| self.bad(name, v, expected)),
+            Some(v) => parse(v)
+                .map(Some)
+                .ok_or_else(|| self.bad(name, v, expected)),
         }
     }
 

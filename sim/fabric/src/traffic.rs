@@ -46,7 +46,15 @@ const INTRA_HOST: Key = Key {
 };
 
 /// The keys of `permutation:`.
-pub const PERMUTATION_KEYS: &[Key] = &[QPS, SIZE];
+pub const PERMUTATION_KEYS: &[Key] = &[
+    QPS,
+    SIZE,
+    Key {
+        name: "cross-leaf",
+        need: Need::Default("false"),
+        meaning: "bisection permutation: leaf i and leaf i + L/2 exchange, every endpoint of one sending to a distinct endpoint of the other (L leaves, even, equal endpoints per leaf)",
+    },
+];
 
 /// The keys of `pairs:`.
 pub const PAIRS_KEYS: &[Key] = &[
@@ -174,6 +182,9 @@ fn single_job(name: &str, ranks: Vec<Endpoint>, transfers: Vec<Transfer>) -> Wor
 /// position, which leaves no fixed point).
 fn permutation(p: &Params<'_>, topo: &Topology, seed: u64) -> Result<Workload, SpecError> {
     let (qps, size) = (p.u32_min("qps", 1)?, p.size("size")?);
+    if p.bool("cross-leaf")? {
+        return cross_leaf(p, topo, seed, size, qps);
+    }
     let all = all_endpoints(p, topo)?;
     let mut image = all.clone();
     Rng::new(seed, STREAM_PERMUTATION).shuffle(&mut image);
@@ -189,6 +200,52 @@ fn permutation(p: &Params<'_>, topo: &Topology, seed: u64) -> Result<Workload, S
         .map(|(s, d)| transfer(*s, *d, size, qps))
         .collect();
     Ok(single_job("permutation", all, transfers))
+}
+
+/// The bisection permutation (`cross-leaf=true`): with `L` leaves, leaf
+/// `i` and leaf `(i + L/2) mod L` exchange traffic; each endpoint of one
+/// sends to a distinct endpoint of the other, under a seeded bijection per
+/// direction (ib_write_bw between the two halves of the fabric). Every
+/// flow crosses the spine (or core) tier. Needs an even number of leaves
+/// with the same number of endpoints each.
+fn cross_leaf(
+    p: &Params<'_>,
+    topo: &Topology,
+    seed: u64,
+    size: u64,
+    qps: u32,
+) -> Result<Workload, SpecError> {
+    let leaves = topo.leaves() as usize;
+    let mut by_leaf: Vec<Vec<Endpoint>> = vec![Vec::new(); leaves];
+    for e in topo.endpoints() {
+        by_leaf[topo.leaf_of(e) as usize].push(e);
+    }
+    let per_leaf = by_leaf[0].len();
+    if leaves < 2 || !leaves.is_multiple_of(2) || per_leaf == 0 {
+        return Err(p.invalid(format!(
+            "cross-leaf needs an even number of leaves with endpoints, not {leaves}"
+        )));
+    }
+    if by_leaf.iter().any(|l| l.len() != per_leaf) {
+        return Err(p.invalid("cross-leaf needs the same number of endpoints on every leaf"));
+    }
+    let mut rng = Rng::new(seed, STREAM_PERMUTATION);
+    let mut transfers = Vec::with_capacity(leaves * per_leaf);
+    for (i, sources) in by_leaf.iter().enumerate() {
+        let mut image = by_leaf[(i + leaves / 2) % leaves].clone();
+        rng.shuffle(&mut image);
+        transfers.extend(
+            sources
+                .iter()
+                .zip(&image)
+                .map(|(s, d)| transfer(*s, *d, size, qps)),
+        );
+    }
+    Ok(single_job(
+        "permutation",
+        topo.endpoints().collect(),
+        transfers,
+    ))
 }
 
 /// Endpoints shuffled and paired off (an odd one out stays idle).
@@ -319,14 +376,16 @@ fn alltoall(ranks: &[Endpoint], size: u64, qps: u32) -> Vec<Phase> {
         .collect()
 }
 
+/// Makes a collective's phases from its ranks, buffer size and QPs.
+type MakePhases = fn(&[Endpoint], u64, u32) -> Vec<Phase>;
+
 fn collective(p: &Params<'_>, topo: &Topology, seed: u64) -> Result<Workload, SpecError> {
     let size = p.size("size")?;
     let qps = p.u32_min("qps", 1)?;
     let jobs = p.u32_min("jobs", 1)?;
     let order = ORDER_VALUES[p.word("order", ORDERS)?];
     let free_intra_host = p.word("intra-host", &["fabric", "free"])? == 1;
-    let (name, make): (&str, fn(&[Endpoint], u64, u32) -> Vec<Phase>) = if p.kind() == "alltoall"
-    {
+    let (name, make): (&str, MakePhases) = if p.kind() == "alltoall" {
         ("alltoall", alltoall)
     } else if p.word("algo", &["ring", "tree"])? == 0 {
         ("allreduce-ring", ring)

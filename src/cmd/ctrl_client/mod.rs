@@ -19,9 +19,9 @@ pub mod value;
 
 use clap::{Args, Subcommand};
 use entry::EntrySpec;
+use janus_ctrl::client::{Client, ClientConfig, ClientTls};
 use janus_ctrl::proto::p4::v1 as p4;
 use schema::Schema;
-use session::{ClientConfig, Session};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -68,22 +68,24 @@ pub struct ConnectArgs {
 }
 
 impl ConnectArgs {
-    pub fn config(&self) -> ClientConfig {
+    /// The client configuration (the TLS files read).
+    pub fn config(&self) -> Result<ClientConfig, ClientError> {
         let tls = match (&self.ca, &self.cert, &self.key) {
-            (Some(ca), Some(cert), Some(key)) => Some(session::ClientTls {
-                ca: ca.clone(),
-                cert: cert.clone(),
-                key: key.clone(),
-            }),
+            (Some(ca), Some(cert), Some(key)) => Some(ClientTls::from_files(ca, cert, key)?),
             _ => None,
         };
-        ClientConfig {
-            server: self.server.clone(),
+        Ok(ClientConfig {
             device_id: self.device_id,
-            election_id: self.election_id,
+            election_id: self.election_id.into(),
             role: self.role.clone(),
             tls,
-        }
+            ..ClientConfig::new(self.server.clone())
+        })
+    }
+
+    /// Connects to the server.
+    async fn connect(&self) -> Result<Client, ClientError> {
+        Ok(Client::connect(self.config()?).await?)
     }
 }
 
@@ -229,7 +231,7 @@ pub fn update(kind: p4::update::Type, entry: p4::TableEntry) -> p4::Update {
 /// Resolves `specs` and inserts them in one batch as primary; the number
 /// written.
 pub async fn insert_entries(
-    session: &mut Session,
+    client: &mut Client,
     schema: &Schema,
     specs: &[EntrySpec],
 ) -> Result<usize, ClientError> {
@@ -241,13 +243,26 @@ pub async fn insert_entries(
         updates.push(update(p4::update::Type::Insert, e));
     }
     let labels: Vec<String> = specs.iter().map(EntrySpec::label).collect();
-    session.write(updates, &labels).await?;
+    session::write(client, updates, &labels).await?;
     Ok(specs.len())
+}
+
+/// Connects, resolves `specs` (name errors before taking the primary
+/// role), becomes primary and inserts them; the number written.
+async fn add_entries(connect: &ConnectArgs, specs: &[EntrySpec]) -> Result<usize, ClientError> {
+    let mut client = connect.connect().await?;
+    let schema = session::schema(&mut client).await?;
+    for s in specs {
+        s.resolve(&schema)
+            .map_err(|e| ClientError::Usage(format!("{}: {e}", s.label())))?;
+    }
+    session::become_primary(&mut client).await?;
+    insert_entries(&mut client, &schema, specs).await
 }
 
 /// The entries of one table (by name) as the device holds them.
 async fn read_table(
-    session: &mut Session,
+    client: &mut Client,
     schema: &Schema,
     table: &str,
 ) -> Result<Vec<p4::TableEntry>, ClientError> {
@@ -258,7 +273,7 @@ async fn read_table(
             ..Default::default()
         })),
     };
-    Ok(session
+    Ok(client
         .read(vec![filter])
         .await?
         .into_iter()
@@ -271,7 +286,7 @@ async fn read_table(
 
 /// The cells of a counter (`None`: every cell): (index, packets, bytes).
 pub async fn read_counter(
-    session: &mut Session,
+    client: &mut Client,
     schema: &Schema,
     name: &str,
     index: Option<i64>,
@@ -284,7 +299,7 @@ pub async fn read_counter(
             data: None,
         })),
     };
-    let mut cells: Vec<(i64, i64, i64)> = session
+    let mut cells: Vec<(i64, i64, i64)> = client
         .read(vec![filter])
         .await?
         .into_iter()
@@ -336,15 +351,7 @@ async fn table_command(c: TableCommand) -> Result<(), ClientError> {
                     return Err(ClientError::Usage("give a table or --file".into()));
                 }
             };
-            let mut session = Session::connect(connect.config()).await?;
-            let schema = session.schema().await?;
-            // Resolve before taking the primary role: name errors first.
-            for s in &specs {
-                s.resolve(&schema)
-                    .map_err(|e| ClientError::Usage(format!("{}: {e}", s.label())))?;
-            }
-            session.become_primary().await?;
-            let n = insert_entries(&mut session, &schema, &specs).await?;
+            let n = add_entries(&connect, &specs).await?;
             println!("added {n} {}", if n == 1 { "entry" } else { "entries" });
             Ok(())
         }
@@ -355,25 +362,25 @@ async fn table_command(c: TableCommand) -> Result<(), ClientError> {
             connect,
         } => {
             let spec = EntrySpec::from_words(&table, priority, &matches, &[])?;
-            let mut session = Session::connect(connect.config()).await?;
-            let schema = session.schema().await?;
+            let mut client = connect.connect().await?;
+            let schema = session::schema(&mut client).await?;
             let entry = spec.resolve(&schema)?;
-            session.become_primary().await?;
-            session
-                .write(
-                    vec![update(p4::update::Type::Delete, entry)],
-                    &[spec.label()],
-                )
-                .await?;
+            session::become_primary(&mut client).await?;
+            session::write(
+                &mut client,
+                vec![update(p4::update::Type::Delete, entry)],
+                &[spec.label()],
+            )
+            .await?;
             println!("deleted 1 entry");
             Ok(())
         }
         TableCommand::List { table, connect } => {
-            let mut session = Session::connect(connect.config()).await?;
-            let schema = session.schema().await?;
+            let mut client = connect.connect().await?;
+            let schema = session::schema(&mut client).await?;
             let info = schema.table(&table)?;
             let name = info.preamble.as_ref().map_or("", |p| p.name.as_str());
-            let entries = read_table(&mut session, &schema, &table).await?;
+            let entries = read_table(&mut client, &schema, &table).await?;
             println!(
                 "{name}: {} {}",
                 entries.len(),
@@ -395,14 +402,14 @@ async fn table_command(c: TableCommand) -> Result<(), ClientError> {
 }
 
 async fn counters_command(a: CountersArgs) -> Result<(), ClientError> {
-    let mut session = Session::connect(a.connect.config()).await?;
-    let schema = session.schema().await?;
+    let mut client = a.connect.connect().await?;
+    let schema = session::schema(&mut client).await?;
     let name = schema
         .counter(&a.name)?
         .preamble
         .as_ref()
         .map_or(String::new(), |p| p.name.clone());
-    let cells = read_counter(&mut session, &schema, &a.name, a.index).await?;
+    let cells = read_counter(&mut client, &schema, &a.name, a.index).await?;
     let mut zero = 0;
     for (i, packets, bytes) in &cells {
         if a.index.is_none() && *packets == 0 && *bytes == 0 {
@@ -437,23 +444,16 @@ async fn tenant_command(c: TenantCommand) -> Result<(), ClientError> {
                 remotes,
             };
             let specs = spec.entries();
-            let mut session = Session::connect(connect.config()).await?;
-            let schema = session.schema().await?;
-            for s in &specs {
-                s.resolve(&schema)
-                    .map_err(|e| ClientError::Usage(format!("{}: {e}", s.label())))?;
-            }
-            session.become_primary().await?;
-            let n = insert_entries(&mut session, &schema, &specs).await?;
+            let n = add_entries(&connect, &specs).await?;
             println!("tenant {id}: {n} entries written to {}", connect.server);
             Ok(())
         }
         TenantCommand::Del { id, connect } => {
-            let mut session = Session::connect(connect.config()).await?;
-            let schema = session.schema().await?;
+            let mut client = connect.connect().await?;
+            let schema = session::schema(&mut client).await?;
             let mut read = Vec::new();
             for t in tenant::TENANT_TABLES.iter().chain(&["tunnels"]) {
-                for e in read_table(&mut session, &schema, t).await? {
+                for e in read_table(&mut client, &schema, t).await? {
                     read.push((t.to_string(), e));
                 }
             }
@@ -465,16 +465,16 @@ async fn tenant_command(c: TenantCommand) -> Result<(), ClientError> {
             }
             let labels: Vec<String> = doomed.iter().map(|e| entry::render(&schema, e)).collect();
             let n = doomed.len();
-            session.become_primary().await?;
-            session
-                .write(
-                    doomed
-                        .into_iter()
-                        .map(|e| update(p4::update::Type::Delete, e))
-                        .collect(),
-                    &labels,
-                )
-                .await?;
+            session::become_primary(&mut client).await?;
+            session::write(
+                &mut client,
+                doomed
+                    .into_iter()
+                    .map(|e| update(p4::update::Type::Delete, e))
+                    .collect(),
+                &labels,
+            )
+            .await?;
             println!("tenant {id}: {n} entries deleted from {}", connect.server);
             Ok(())
         }

@@ -91,10 +91,7 @@ fn bad_inputs_are_errors() {
         Err(SolverError::UnknownLink { link: 3, links: 1 })
     );
     let c = s.add(&Route::single(path(&[0])), 1).unwrap();
-    assert!(matches!(
-        s.remove(c, 2),
-        Err(SolverError::Underflow { .. })
-    ));
+    assert!(matches!(s.remove(c, 2), Err(SolverError::Underflow { .. })));
     assert_eq!(Route::spray(Vec::new()), Err(SolverError::NoPaths));
     assert_eq!(
         Route::weighted(vec![(path(&[0]), 0)]),
@@ -137,19 +134,17 @@ struct Case {
 }
 
 fn route_strategy(links: u32) -> impl Strategy<Value = Route> {
-    prop::collection::vec(
-        (prop::collection::btree_set(0..links, 1..4), 1u32..4),
-        1..3,
+    prop::collection::vec((prop::collection::btree_set(0..links, 1..4), 1u32..4), 1..3).prop_map(
+        |paths| {
+            Route::weighted(
+                paths
+                    .into_iter()
+                    .map(|(ls, w)| (ls.into_iter().map(LinkId).collect(), w))
+                    .collect(),
+            )
+            .unwrap()
+        },
     )
-    .prop_map(|paths| {
-        Route::weighted(
-            paths
-                .into_iter()
-                .map(|(ls, w)| (ls.into_iter().map(LinkId).collect(), w))
-                .collect(),
-        )
-        .unwrap()
-    })
 }
 
 fn case_strategy() -> impl Strategy<Value = Case> {
@@ -165,9 +160,12 @@ fn case_strategy() -> impl Strategy<Value = Case> {
     })
 }
 
+/// A class as solved: its links with shares, its flows, its rate.
+type Rated = (Vec<(LinkId, f64)>, u64, f64);
+
 /// Checks the max-min characterisation: the rates are feasible and every
 /// flow crosses a saturated link on which no flow has a larger rate.
-fn assert_max_min(capacity: &[f64], flows: &[(Vec<(LinkId, f64)>, u64, f64)]) {
+fn assert_max_min(capacity: &[f64], flows: &[Rated]) {
     let mut load = vec![0.0; capacity.len()];
     for (shares, n, r) in flows {
         for &(l, a) in shares {
@@ -175,7 +173,10 @@ fn assert_max_min(capacity: &[f64], flows: &[(Vec<(LinkId, f64)>, u64, f64)]) {
         }
     }
     for (l, (&ld, &c)) in load.iter().zip(capacity).enumerate() {
-        assert!(ld <= c * (1.0 + 1e-9) + 1e-12, "link {l} over capacity: {ld} > {c}");
+        assert!(
+            ld <= c * (1.0 + 1e-9) + 1e-12,
+            "link {l} over capacity: {ld} > {c}"
+        );
     }
     for (i, (shares, _, r)) in flows.iter().enumerate() {
         let bottleneck = shares.iter().any(|&(l, _)| {
@@ -187,11 +188,14 @@ fn assert_max_min(capacity: &[f64], flows: &[(Vec<(LinkId, f64)>, u64, f64)]) {
                 .all(|(_, _, other)| *other <= r * (1.0 + 1e-9) + 1e-12);
             saturated && maximal
         });
-        assert!(bottleneck, "flow {i} (rate {r}) has no bottleneck: {flows:?}");
+        assert!(
+            bottleneck,
+            "flow {i} (rate {r}) has no bottleneck: {flows:?}"
+        );
     }
 }
 
-fn solve_case(case: &Case) -> Vec<(Vec<(LinkId, f64)>, u64, f64)> {
+fn solve_case(case: &Case) -> Vec<Rated> {
     let mut s = Solver::new(case.capacity.clone()).unwrap();
     let ids: Vec<ClassId> = case
         .routes

@@ -68,9 +68,12 @@ impl Topology {
             message,
         };
         let root = match format {
-            FileFormat::Json => serde_json::from_str::<Value>(text).map_err(|e| bad(e.to_string()))?,
+            FileFormat::Json => {
+                serde_json::from_str::<Value>(text).map_err(|e| bad(e.to_string()))?
+            }
             FileFormat::Toml => toml_to_json(toml::Value::Table(
-                text.parse::<toml::Table>().map_err(|e| bad(e.to_string()))?,
+                text.parse::<toml::Table>()
+                    .map_err(|e| bad(e.to_string()))?,
             )),
         };
         let Value::Object(mut fields) = root else {
@@ -87,7 +90,11 @@ impl Topology {
                 Value::String(s) => s,
                 Value::Number(n) => n.to_string(),
                 Value::Bool(b) => b.to_string(),
-                other => return Err(bad(format!("{kind}: {key} {other} is not a number, word or boolean"))),
+                other => {
+                    return Err(bad(format!(
+                        "{kind}: {key} {other} is not a number, word or boolean"
+                    )));
+                }
             };
             params.push((key, text));
         }
@@ -104,9 +111,11 @@ impl Topology {
 
     /// `{ "nodes": [name, ...], "cables": [[name, name], ...] }`.
     fn failures_from(&self, value: Value) -> Result<Vec<Failure>, TopoError> {
-        let shape_err = || TopoError::File {
+        let shape_err = || {
+            TopoError::File {
             path: String::new(),
             message: "failures: expected { nodes = [\"spine3\", ...], cables = [[\"leaf0\", \"spine1\"], ...] }".into(),
+        }
         };
         let Value::Object(fields) = value else {
             return Err(shape_err());

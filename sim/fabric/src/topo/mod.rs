@@ -185,7 +185,7 @@ impl Shape {
             Tiers::Two if self.pods != 1 || self.cores != 0 => {
                 return Err("a two-tier fabric has one pod and no cores".into());
             }
-            Tiers::Three if self.cores == 0 || self.cores % self.aggs_per_pod != 0 => {
+            Tiers::Three if self.cores == 0 || !self.cores.is_multiple_of(self.aggs_per_pod) => {
                 return Err(format!(
                     "cores={} must be a positive multiple of aggs-per-pod={} (one plane of cores per aggregation switch)",
                     self.cores, self.aggs_per_pod
@@ -193,7 +193,7 @@ impl Shape {
             }
             _ => {}
         }
-        if self.rails && self.leaves_per_pod % self.nics_per_host != 0 {
+        if self.rails && !self.leaves_per_pod.is_multiple_of(self.nics_per_host) {
             return Err(format!(
                 "rails=true needs leaves{} to be a multiple of nics-per-host={} (one leaf per rail)",
                 if self.tiers == Tiers::Three {
@@ -215,7 +215,9 @@ impl Shape {
         let endpoints = leaves * nic_ports;
         let aggs = u64::from(self.pods) * u64::from(self.aggs_per_pod);
         let switches = leaves + aggs + u64::from(self.cores);
-        let cables = endpoints + leaves * u64::from(self.aggs_per_pod) + aggs * u64::from(self.cores / self.aggs_per_pod.max(1));
+        let cables = endpoints
+            + leaves * u64::from(self.aggs_per_pod)
+            + aggs * u64::from(self.cores / self.aggs_per_pod.max(1));
         if endpoints > 1 << 24 || cables > 1 << 28 || switches * leaves > 1 << 28 {
             return Err(format!(
                 "too large: {endpoints} endpoints, {switches} switches, {cables} cables"
@@ -411,7 +413,9 @@ impl Topology {
     /// The node a name (as [`Topology::node_name`] writes it) refers to.
     pub fn node_by_name(&self, name: &str) -> Result<NodeId, TopoError> {
         let c = self.counts();
-        let split = name.find(|ch: char| ch.is_ascii_digit()).unwrap_or(name.len());
+        let split = name
+            .find(|ch: char| ch.is_ascii_digit())
+            .unwrap_or(name.len());
         let (prefix, digits) = name.split_at(split);
         let unknown = || TopoError::UnknownNode(name.to_string());
         let i: u32 = digits.parse().map_err(|_| unknown())?;
@@ -435,9 +439,8 @@ impl Topology {
             .iter()
             .step_by(2)
             .position(|l| (l.from == a && l.to == b) || (l.from == b && l.to == a));
-        up.map(|k| LinkId(2 * k as u32)).ok_or_else(|| {
-            TopoError::NoCable(self.node_name(a), self.node_name(b))
-        })
+        up.map(|k| LinkId(2 * k as u32))
+            .ok_or_else(|| TopoError::NoCable(self.node_name(a), self.node_name(b)))
     }
 
     /// Link capacities in bytes per second, indexed by [`LinkId`]; a link
@@ -559,8 +562,7 @@ impl Topology {
     pub fn agg_oversubscription(&self) -> Option<f64> {
         let s = &self.shape;
         (s.tiers == Tiers::Three).then(|| {
-            f64::from(s.leaves_per_pod) * s.up_gbps
-                / (f64::from(self.counts().plane) * s.core_gbps)
+            f64::from(s.leaves_per_pod) * s.up_gbps / (f64::from(self.counts().plane) * s.core_gbps)
         })
     }
 }

@@ -150,10 +150,8 @@ impl Tables {
                         scratch.clear();
                         scratch.extend((0..c.plane).map(|j| up(cables.agg_core(g, j))).filter(
                             |l| {
-                                let core = topo.links[l.0 as usize].to.0
-                                    - c.endpoints
-                                    - c.leaves
-                                    - c.aggs;
+                                let core =
+                                    topo.links[l.0 as usize].to.0 - c.endpoints - c.leaves - c.aggs;
                                 core_ok[core as usize] && topo.usable(*l)
                             },
                         ));

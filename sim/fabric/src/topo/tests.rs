@@ -71,7 +71,10 @@ fn leaf_spine_counts_and_capacities() {
     assert_eq!(t.node_name(NodeId(18)), "spine0");
     assert_eq!(t.node_by_name("spine0").unwrap(), NodeId(18));
     let text = t.to_string();
-    assert!(text.contains("2 leaves, 8 spines") && text.contains("16 endpoints"), "{text}");
+    assert!(
+        text.contains("2 leaves, 8 spines") && text.contains("16 endpoints"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -81,7 +84,10 @@ fn oversubscription_sets_uplink_speed() {
     assert_eq!(t.leaf_oversubscription(), 2.0);
     let e = Topology::parse("leaf-spine:leaves=2,spines=4,hosts-per-leaf=8,oversub=2,spine-gbps=1")
         .unwrap_err();
-    assert_eq!(e.to_string(), "leaf-spine: give spine-gbps or oversub, not both");
+    assert_eq!(
+        e.to_string(),
+        "leaf-spine: give spine-gbps or oversub, not both"
+    );
 }
 
 #[test]
@@ -100,16 +106,18 @@ fn clos3_counts() {
 
 #[test]
 fn rails_put_nic_i_on_rail_i_leaf() {
-    let t = Topology::parse("leaf-spine:leaves=4,spines=2,hosts-per-leaf=3,nics-per-host=2,rails=true")
-        .unwrap();
+    let t =
+        Topology::parse("leaf-spine:leaves=4,spines=2,hosts-per-leaf=3,nics-per-host=2,rails=true")
+            .unwrap();
     assert_eq!(t.hosts(), 6);
     assert_eq!(t.endpoint_count(), 12);
     assert_eq!(t.leaf_of(Endpoint(0)), 0);
     assert_eq!(t.leaf_of(Endpoint(1)), 1);
     assert_eq!(t.leaf_of(Endpoint(5)), 1); // host 2, NIC 1
     assert_eq!(t.leaf_of(Endpoint(6)), 2); // host 3, NIC 0
-    let e = Topology::parse("leaf-spine:leaves=3,spines=2,hosts-per-leaf=3,nics-per-host=2,rails=true")
-        .unwrap_err();
+    let e =
+        Topology::parse("leaf-spine:leaves=3,spines=2,hosts-per-leaf=3,nics-per-host=2,rails=true")
+            .unwrap_err();
     assert!(e.to_string().contains("multiple of nics-per-host"), "{e}");
 }
 
@@ -143,7 +151,13 @@ fn failing_a_spine_removes_its_paths() {
     let paths = check_paths(&t, Endpoint(0), Endpoint(9));
     assert_eq!(paths.len(), 7);
     assert!(paths.iter().flatten().all(|l| t.link(*l).to != spine));
-    assert_eq!(t.capacities_bytes_per_s().iter().filter(|c| **c == 0.0).count(), 4);
+    assert_eq!(
+        t.capacities_bytes_per_s()
+            .iter()
+            .filter(|c| **c == 0.0)
+            .count(),
+        4
+    );
     t.restore_all();
     assert_eq!(t.path_count(Endpoint(0), Endpoint(9)), 8);
 }
@@ -151,7 +165,10 @@ fn failing_a_spine_removes_its_paths() {
 #[test]
 fn one_direction_fails_alone() {
     let mut t = paper();
-    let (leaf0, spine1) = (t.node_by_name("leaf0").unwrap(), t.node_by_name("spine1").unwrap());
+    let (leaf0, spine1) = (
+        t.node_by_name("leaf0").unwrap(),
+        t.node_by_name("spine1").unwrap(),
+    );
     let up = t.cable_between(spine1, leaf0).unwrap();
     t.fail_link(up).unwrap();
     assert_eq!(check_paths(&t, Endpoint(0), Endpoint(9)).len(), 7);
@@ -188,17 +205,32 @@ fn disconnected_pairs_are_reported() {
     t.fail_cable(LinkId(2 * 9)).unwrap();
     assert!(!t.reachable(Endpoint(0), Endpoint(9)));
     assert!(!t.reachable(Endpoint(9), Endpoint(0)));
-    assert!(t.next_hops(t.node_by_name("spine0").unwrap(), Endpoint(9)).is_empty());
+    assert!(
+        t.next_hops(t.node_by_name("spine0").unwrap(), Endpoint(9))
+            .is_empty()
+    );
 }
 
 #[test]
 fn bad_ids_are_errors() {
     let mut t = paper();
-    assert!(matches!(t.fail_link(LinkId(64)), Err(TopoError::NoLink(64))));
-    assert!(matches!(t.fail_node(NodeId(26)), Err(TopoError::NoNode(26))));
+    assert!(matches!(
+        t.fail_link(LinkId(64)),
+        Err(TopoError::NoLink(64))
+    ));
+    assert!(matches!(
+        t.fail_node(NodeId(26)),
+        Err(TopoError::NoNode(26))
+    ));
     assert!(t.next_hops(NodeId(0), Endpoint(99)).is_empty());
-    assert!(matches!(t.node_by_name("core0"), Err(TopoError::UnknownNode(_))));
-    assert!(matches!(t.node_by_name("spine8"), Err(TopoError::UnknownNode(_))));
+    assert!(matches!(
+        t.node_by_name("core0"),
+        Err(TopoError::UnknownNode(_))
+    ));
+    assert!(matches!(
+        t.node_by_name("spine8"),
+        Err(TopoError::UnknownNode(_))
+    ));
 }
 
 #[test]
@@ -208,15 +240,26 @@ fn spec_errors_name_the_bad_part() {
         e.to_string(),
         "leaf-spine: unknown key \"spins\" (known: leaves, spines, hosts-per-leaf, nics-per-host, gbps, spine-gbps, oversub, rails)"
     );
-    let e = Topology::parse("clos3:pods=2,leaves-per-pod=2,aggs-per-pod=3,cores=4,hosts-per-leaf=1")
-        .unwrap_err();
-    assert!(e.to_string().starts_with("clos3: cores=4 must be a positive multiple"), "{e}");
+    let e =
+        Topology::parse("clos3:pods=2,leaves-per-pod=2,aggs-per-pod=3,cores=4,hosts-per-leaf=1")
+            .unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("clos3: cores=4 must be a positive multiple"),
+        "{e}"
+    );
     let e = Topology::parse("leaf-spine:leaves=0,spines=1,hosts-per-leaf=1").unwrap_err();
     assert_eq!(e.to_string(), "leaf-spine: leaves=0 must be at least 1");
     let e = Topology::parse("fat-tree:k=4").unwrap_err();
-    assert_eq!(e.to_string(), "unknown kind \"fat-tree\" (known: leaf-spine, clos3)");
+    assert_eq!(
+        e.to_string(),
+        "unknown kind \"fat-tree\" (known: leaf-spine, clos3)"
+    );
     let e = Topology::parse("leaf-spine:leaves=2,spines=8,hosts-per-leaf=1,gbps=fast").unwrap_err();
-    assert_eq!(e.to_string(), "leaf-spine: gbps \"fast\" is not a positive number");
+    assert_eq!(
+        e.to_string(),
+        "leaf-spine: gbps \"fast\" is not a positive number"
+    );
 }
 
 #[test]
@@ -233,7 +276,10 @@ fn files_json_and_toml_with_failures() {
     let e = Topology::from_file_text(r#"{"kind":"leaf-spine","leaves":2,"spines":1,"hosts-per-leaf":1,"failures":{"nodes":["spine9"]}}"#, FileFormat::Json, "t.json").unwrap_err();
     assert!(e.to_string().contains("unknown node \"spine9\""), "{e}");
     let e = Topology::from_file_text("leaves = 2", FileFormat::Toml, "t.toml").unwrap_err();
-    assert_eq!(e.to_string(), "t.toml: missing \"kind\" (leaf-spine or clos3)");
+    assert_eq!(
+        e.to_string(),
+        "t.toml: missing \"kind\" (leaf-spine or clos3)"
+    );
     let e = Topology::from_file_text("{", FileFormat::Json, "t.json").unwrap_err();
     assert!(e.to_string().starts_with("t.json: "), "{e}");
     let e = Topology::load(std::path::Path::new("/nonexistent/t.toml")).unwrap_err();
@@ -245,7 +291,7 @@ fn files_json_and_toml_with_failures() {
 #[test]
 fn clos3_32k_endpoints_builds() {
     let start = Instant::now();
-    let t = Topology::parse(
+    let mut t = Topology::parse(
         "clos3:pods=32,leaves-per-pod=32,aggs-per-pod=32,cores=1024,hosts-per-leaf=4,nics-per-host=8,gbps=400",
     )
     .unwrap();
@@ -256,7 +302,11 @@ fn clos3_32k_endpoints_builds() {
     assert_eq!(t.path_count(Endpoint(0), Endpoint(32767)), 1024);
     let p = t.path(Endpoint(0), Endpoint(32767), 1000).unwrap();
     assert_eq!(p.len(), 6);
-    eprintln!("32k-endpoint clos3 built in {built:?}");
+    let start = Instant::now();
+    t.fail_node(t.node_by_name("core1000").unwrap()).unwrap();
+    let failed = start.elapsed();
+    assert_eq!(t.path_count(Endpoint(0), Endpoint(32767)), 1023);
+    eprintln!("32k-endpoint clos3 built in {built:?}, a core failure rerouted in {failed:?}");
 }
 
 fn arb_topology() -> impl Strategy<Value = Topology> {

@@ -49,8 +49,9 @@ fn contiguous_ring_neighbours_share_a_leaf_except_at_boundaries() {
     let w = Workload::parse("allreduce:order=contiguous", &t, 1).unwrap();
     assert_eq!(cross_leaf_ring_edges(&t, &w), 4);
     // Rail-optimised: leaf order, not host order.
-    let t = Topology::parse("leaf-spine:leaves=4,spines=2,hosts-per-leaf=4,nics-per-host=2,rails=true")
-        .unwrap();
+    let t =
+        Topology::parse("leaf-spine:leaves=4,spines=2,hosts-per-leaf=4,nics-per-host=2,rails=true")
+            .unwrap();
     let w = Workload::parse("allreduce:order=contiguous", &t, 1).unwrap();
     assert_eq!(cross_leaf_ring_edges(&t, &w), 4);
     // A random order crosses leaves far more often.
@@ -100,7 +101,12 @@ fn tree_allreduce_reduces_up_then_broadcasts_down() {
     assert_eq!(phases[1].transfers[0].dst, ranks[0]);
     assert_eq!(phases[2].transfers[0].src, ranks[0]);
     assert_eq!(phases[3].transfers.len(), 4);
-    assert!(phases.iter().flat_map(|p| &p.transfers).all(|x| x.bytes == 1 << 20));
+    assert!(
+        phases
+            .iter()
+            .flat_map(|p| &p.transfers)
+            .all(|x| x.bytes == 1 << 20)
+    );
 }
 
 #[test]
@@ -109,8 +115,11 @@ fn alltoall_covers_every_ordered_pair_once() {
     let w = Workload::parse("alltoall:size=16MiB,ranks=5", &t, 1).unwrap();
     let phases = &w.jobs[0].phases;
     assert_eq!(phases.len(), 4);
-    let pairs: HashSet<(Endpoint, Endpoint)> =
-        phases.iter().flat_map(|p| &p.transfers).map(|x| (x.src, x.dst)).collect();
+    let pairs: HashSet<(Endpoint, Endpoint)> = phases
+        .iter()
+        .flat_map(|p| &p.transfers)
+        .map(|x| (x.src, x.dst))
+        .collect();
     assert_eq!(pairs.len(), 20);
     assert!(pairs.iter().all(|(s, d)| s != d));
 }
@@ -142,27 +151,56 @@ fn intra_host_free_drops_same_host_transfers() {
     let free = Workload::parse("allreduce:order=contiguous,intra-host=free", &t, 1).unwrap();
     let transfers = &free.jobs[0].phases[0].transfers;
     assert_eq!(transfers.len(), 16);
-    assert!(transfers.iter().all(|x| t.host_of(x.src) != t.host_of(x.dst)));
+    assert!(
+        transfers
+            .iter()
+            .all(|x| t.host_of(x.src) != t.host_of(x.dst))
+    );
 }
 
 #[test]
 fn errors_name_the_bad_part() {
     let t = paper();
     let err = |s: &str| Workload::parse(s, &t, 1).unwrap_err().to_string();
-    assert_eq!(err("allreduce:size=1GB?"), "allreduce: size \"1GB?\" is not a size");
+    assert_eq!(
+        err("allreduce:size=1GB?"),
+        "allreduce: size \"1GB?\" is not a size"
+    );
     assert_eq!(
         err("allreduce:order=diagonal"),
         "allreduce: order \"diagonal\" is not one of contiguous, random, fragmented"
     );
     assert_eq!(
         err("permutation:qps=1,order=random"),
-        "permutation: unknown key \"order\" (known: qps, size)"
+        "permutation: unknown key \"order\" (known: qps, size, cross-leaf)"
     );
-    assert_eq!(err("permutation:qps=0"), "permutation: qps=0 must be at least 1");
+    assert_eq!(
+        err("permutation:qps=0"),
+        "permutation: qps=0 must be at least 1"
+    );
     assert!(err("allreduce:ranks=9,jobs=2").contains("do not fit 16 endpoints"));
     assert_eq!(
         err("broadcast:size=1"),
         "unknown kind \"broadcast\" (known: permutation, pairs, allreduce, alltoall)"
+    );
+}
+
+#[test]
+fn cross_leaf_permutation_pairs_the_two_halves() {
+    let t = four_leaves();
+    let w = Workload::parse("permutation:cross-leaf=true", &t, 3).unwrap();
+    let transfers = &w.jobs[0].phases[0].transfers;
+    assert_eq!(transfers.len(), 32);
+    let dsts: HashSet<Endpoint> = transfers.iter().map(|x| x.dst).collect();
+    assert_eq!(dsts.len(), 32, "every endpoint receives once");
+    for x in transfers {
+        assert_eq!((t.leaf_of(x.src) + 2) % 4, t.leaf_of(x.dst), "{x:?}");
+    }
+    let odd = Topology::parse("leaf-spine:leaves=3,spines=2,hosts-per-leaf=2").unwrap();
+    let e = Workload::parse("permutation:cross-leaf=true", &odd, 0).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "permutation: cross-leaf needs an even number of leaves with endpoints, not 3"
     );
 }
 

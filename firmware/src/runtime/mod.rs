@@ -1,0 +1,34 @@
+//! The firmware runtime: from a booted card to a serving NIC
+//! (docs/firmware.md, "Runtime"). `janus nic run CARD` strings these
+//! together; the tenants bootstrap is the command's (it uses the tenant
+//! mapping of `janus ctrl tenant add`).
+//!
+//! - [`boot`]: boot the card, take the pipeline and the configuration from
+//!   the verified image, confirm after the health check;
+//! - [`local`]: the in-process P4Runtime channel of the firmware's own
+//!   clients;
+//! - [`health`]: the health check that decides the confirmation.
+
+pub mod boot;
+pub mod health;
+pub mod local;
+
+pub use boot::{BootedFirmware, boot_for_service, confirm};
+pub use health::{Check, HealthCheck, HealthReport};
+pub use local::LocalPlane;
+
+use crate::config::ConfigError;
+use crate::tools::ToolError;
+
+/// Why the runtime could not bring the card into service.
+#[derive(Debug, thiserror::Error)]
+pub enum RuntimeError {
+    #[error(transparent)]
+    Tool(#[from] ToolError),
+    #[error("the booted image has no {0} component")]
+    MissingComponent(&'static str),
+    #[error("the booted image's pipeline cannot be loaded: {0}")]
+    Pipeline(String),
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+}

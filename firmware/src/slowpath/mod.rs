@@ -1,0 +1,16 @@
+//! The slow path: what the NIC's embedded cores answer for the tenants
+//! (docs/firmware.md, "Runtime"). p4/sdn.p4 punts ARP requests and IPv6
+//! neighbour solicitations for a tenant's gateway to the CPU port; the
+//! agent answers them with the gateway MAC from the firmware
+//! configuration, as PacketOuts out of the VF the request came from.
+//!
+//! - [`packet`]: zero-copy views of the requests, and the replies;
+//! - [`responder`]: request in, reply out, no I/O;
+//! - [`agent`]: the P4Runtime client (its own roles, PacketIn filters).
+
+pub mod agent;
+pub mod packet;
+pub mod responder;
+
+pub use agent::{AgentConfig, AgentError, SlowPath};
+pub use responder::{Responder, SlowPathCounters, SlowPathStats};

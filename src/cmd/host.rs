@@ -1,0 +1,112 @@
+//! `janus host attach --nic DIR --vf PORT (--tap NAME | --veth NAME)`: the
+//! host shim (janus_host::shim) between a Linux interface and one VF of
+//! `janus nic run DIR`, until SIGINT/SIGTERM or the NIC goes away; prints
+//! its counters on exit. Exit 2 on bad arguments, 1 when the interface or
+//! the VF cannot be attached or the transport fails.
+//!
+//! Links only janus-host: the tenant's side has no path to the control
+//! plane or the firmware.
+
+use clap::{Args, Subcommand};
+use janus_host::shim::{Interface, Shim, ShimConfig, ShimCounters, Stopped};
+use janus_host::sys::signal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Subcommand)]
+pub enum HostCommand {
+    /// Bridge a TAP device or a veth end to a VF of `janus nic run`.
+    Attach(AttachArgs),
+}
+
+#[derive(Args)]
+pub struct AttachArgs {
+    /// The NIC's runtime directory (`janus nic run DIR`).
+    #[arg(long, value_name = "DIR")]
+    nic: PathBuf,
+    /// The VF's NIC port (2..=509).
+    #[arg(long, value_name = "PORT", value_parser = clap::value_parser!(u32).range(2..=509))]
+    vf: u32,
+    /// A TAP device to create (or open) and bridge.
+    #[arg(
+        long,
+        value_name = "NAME",
+        required_unless_present = "veth",
+        conflicts_with = "veth"
+    )]
+    tap: Option<String>,
+    /// An existing interface (a veth end) to bridge through a packet socket.
+    #[arg(long, value_name = "NAME")]
+    veth: Option<String>,
+    /// Most frames moved per direction per round.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    batch: u16,
+}
+
+pub fn run(cmd: HostCommand) -> ExitCode {
+    match cmd {
+        HostCommand::Attach(args) => attach(args),
+    }
+}
+
+fn attach(args: AttachArgs) -> ExitCode {
+    let interface = match (args.tap, args.veth) {
+        (Some(tap), _) => Interface::Tap(tap),
+        (None, Some(veth)) => Interface::Veth(veth),
+        (None, None) => {
+            eprintln!("error: give --tap NAME or --veth NAME");
+            return ExitCode::from(2);
+        }
+    };
+    if let Err(e) = signal::install_stop_handler() {
+        eprintln!("error: cannot handle signals: {e}");
+        return ExitCode::from(1);
+    }
+    let name = match &interface {
+        Interface::Tap(n) | Interface::Veth(n) => n.clone(),
+    };
+    let config = ShimConfig {
+        nic_dir: args.nic,
+        port: args.vf,
+        interface,
+        batch: usize::from(args.batch),
+    };
+    let mut shim = match Shim::attach(config) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    eprintln!("janus host: {name} attached to VF {}", args.vf);
+    let result = shim.run(&signal::stop_requested);
+    print_counters(&shim.counters(), &shim.nic_counters());
+    match result {
+        Ok(Stopped::Requested) => ExitCode::SUCCESS,
+        Ok(Stopped::NicClosed) => {
+            eprintln!("janus host: the NIC closed VF {}", args.vf);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn print_counters(c: &ShimCounters, nic: &[u64; 6]) {
+    let t = &c.transport;
+    println!(
+        "interface: {} frames read, {} written, {} dropped (interface full or down), {} oversized",
+        c.from_interface, c.to_interface, c.interface_drops, c.oversized
+    );
+    println!(
+        "to the NIC: {} frames, {} bytes, {} kicks, {} times the ring was full",
+        t.tx_frames, t.tx_bytes, t.kicks, t.tx_ring_full
+    );
+    println!("from the NIC: {} frames, {} bytes", t.rx_frames, t.rx_bytes);
+    println!(
+        "VF counters (NIC): rx {} packets {} bytes, tx {} packets {} bytes, rx dropped {}, tx dropped {}",
+        nic[0], nic[1], nic[2], nic[3], nic[4], nic[5]
+    );
+}
