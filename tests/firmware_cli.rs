@@ -405,3 +405,245 @@ fn nic_run_that_cannot_serve_leaves_the_boot_unconfirmed() {
     assert!(status.contains("pending A, attempts 1"), "{status}");
     assert!(status.contains("on trial"), "{status}");
 }
+
+/// A `janus nic run card` process (mTLS from the image), serving.
+struct NicProcess {
+    child: std::process::Child,
+}
+
+impl NicProcess {
+    /// Starts it in `dir` and waits (bounded) until it serves.
+    fn start(dir: &Path) -> NicProcess {
+        use std::io::{BufRead, BufReader};
+        use std::process::Stdio;
+        use std::time::Duration;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_janus"))
+            .args([
+                "nic",
+                "run",
+                "card",
+                "--vfs",
+                "2",
+                "--listen",
+                "127.0.0.1:0",
+            ])
+            .current_dir(dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("janus runs");
+        let stderr = child.stderr.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        let mut process = NicProcess { child };
+        let mut seen = Vec::new();
+        loop {
+            match rx.recv_timeout(Duration::from_secs(120)) {
+                Ok(line) if line.contains("janus nic: P4Runtime (mTLS)") => return process,
+                Ok(line) => seen.push(line),
+                Err(_) => {
+                    let out = process.stop();
+                    panic!("never served:\n{out}\n{}", seen.join("\n"));
+                }
+            }
+        }
+    }
+
+    /// SIGINT, then its stdout once it exited (killed after 20 s).
+    fn stop(&mut self) -> String {
+        use std::io::Read;
+        use std::time::{Duration, Instant};
+        let _ = Command::new("kill")
+            .args(["-INT", &self.child.id().to_string()])
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while self.child.try_wait().unwrap().is_none() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let mut out = String::new();
+        if let Some(mut stdout) = self.child.stdout.take() {
+            let _ = stdout.read_to_string(&mut out);
+        }
+        out
+    }
+}
+
+impl Drop for NicProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Writes `image` into the card's slot B and records it as pending its
+/// trial, bypassing the flasher's checks (what a flash programmer could
+/// do).
+fn plant_pending_image(card: &Path, image: &[u8]) {
+    use janus_firmware::card::{Card, CardOptions};
+    use janus_firmware_core::flash::Flash;
+    use janus_firmware_core::layout::{Layout, Slot};
+    use janus_firmware_core::slots::{read_state, write_state};
+    let mut card = Card::open(card, CardOptions::default()).unwrap();
+    let (flash, _) = card.parts();
+    let layout = Layout::new(flash.geometry()).unwrap();
+    let sector = layout.geometry().sector_size as usize;
+    let first = layout.slot_first_sector(Slot::B);
+    for s in first..first + image.len().div_ceil(sector) as u32 {
+        flash.erase(s).unwrap();
+    }
+    for (i, part) in image.chunks(256).enumerate() {
+        flash
+            .write(layout.slot_offset(Slot::B) + (i * 256) as u64, part)
+            .unwrap();
+    }
+    let mut state = read_state(flash, &layout).unwrap();
+    state.pending = Some(Slot::B);
+    state.attempts = 0;
+    write_state(flash, &layout, &state).unwrap();
+}
+
+#[test]
+fn nic_swap_refuses_another_keys_image_then_commits_a_new_one() {
+    let t = temp("swap-ok");
+    let dir = t.0.as_path();
+    flashed_card(dir);
+    janus_code(dir, &["keys", "generate", "--out", "other"], 0);
+    build(dir, "other/janus.key", "janus-sim", "2", "other.img");
+    build(dir, "keys/janus.key", "janus-sim", "2", "v2.img");
+    let mut nic = NicProcess::start(dir);
+
+    // Signed by another key: refused before anything changes.
+    plant_pending_image(
+        &dir.join("card"),
+        &std::fs::read(dir.join("other.img")).unwrap(),
+    );
+    let (before, _) = janus_code(dir, &["nic", "status", "card"], 0);
+    let (out, _) = janus_code(dir, &["nic", "swap", "card"], 1);
+    assert!(out.contains("error: the flashed image is refused"), "{out}");
+    assert!(out.contains("slot B"), "{out}");
+    let (after, _) = janus_code(dir, &["nic", "status", "card"], 0);
+    assert_eq!(before, after, "a refused swap changed the card");
+
+    // The same program, security version 2: committed with the entries
+    // carried over and the slow path still answering through it.
+    janus_code(dir, &["nic", "flash", "card", "v2.img"], 0);
+    let (out, _) = janus_code(dir, &["nic", "swap", "card"], 0);
+    for want in [
+        "replay: ",
+        "0 dropped by the new pipeline",
+        "health: tenants bootstrap applied  ok: 14 entries written, 14 held",
+        "health: slow path answers ARP      ok",
+        "slot B confirmed, anti-rollback counter 2",
+        "committed",
+    ] {
+        assert!(out.contains(want), "no {want:?} in:\n{out}");
+    }
+    let (status, _) = janus_code(dir, &["nic", "status", "card"], 0);
+    assert!(
+        status.contains("running: slot B, security version 2, confirmed"),
+        "{status}"
+    );
+    let stdout = nic.stop();
+    assert!(stdout.contains("pipeline swapped to slot B"), "{stdout}");
+    let (boot, _) = janus_code(dir, &["nic", "boot", "card"], 0);
+    assert!(boot.contains("booted slot B"), "{boot}");
+}
+
+#[test]
+fn nic_swap_whose_health_check_fails_reverts_and_the_next_boot_keeps_the_old_slot() {
+    let t = temp("swap-revert");
+    let dir = t.0.as_path();
+    flashed_card(dir);
+    // A program that punts gateway ARP with the ND reason: the replay sees
+    // the same deliveries, but the slow path's ARP role never gets them.
+    let sdn = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/p4/sdn.p4")).unwrap();
+    let bad = sdn.replace(
+        "meta.punt_reason = NIC_PUNT_ARP_GATEWAY;",
+        "meta.punt_reason = NIC_PUNT_ND_GATEWAY;",
+    );
+    assert_ne!(sdn, bad, "sdn.p4 no longer sets NIC_PUNT_ARP_GATEWAY");
+    std::fs::write(dir.join("sdn_bad.p4"), bad).unwrap();
+    let p4_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/p4");
+    janus_code(
+        dir,
+        &[
+            "image",
+            "build",
+            "--p4",
+            "sdn_bad.p4",
+            "-I",
+            p4_dir,
+            "--config",
+            "fw.toml",
+            "--key",
+            "keys/janus.key",
+            "--model",
+            "janus-sim",
+            "--security-version",
+            "2",
+            "-o",
+            "bad.img",
+        ],
+        0,
+    );
+    let mut nic = NicProcess::start(dir);
+    janus_code(dir, &["nic", "flash", "card", "bad.img"], 0);
+    let (out, _) = janus_code(dir, &["nic", "swap", "card"], 1);
+    for want in [
+        "0 dropped by the new pipeline",
+        "health: slow path answers ARP      FAILED",
+        "slot B rejected",
+        "after the revert:\nhealth: pipeline loaded",
+        "reverted",
+    ] {
+        assert!(out.contains(want), "no {want:?} in:\n{out}");
+    }
+    let after = out.split("after the revert:").nth(1).unwrap();
+    assert!(
+        !after.contains("FAILED"),
+        "the old pipeline is unhealthy:\n{out}"
+    );
+    let (status, _) = janus_code(dir, &["nic", "status", "card"], 0);
+    assert!(
+        status.contains("running: slot A, security version 1, confirmed"),
+        "{status}"
+    );
+    // Nothing is pending any more.
+    let (again, _) = janus_code(dir, &["nic", "swap", "card"], 1);
+    assert!(again.contains("no image is pending"), "{again}");
+    let stdout = nic.stop();
+    assert!(
+        stdout.contains("pipeline swap to slot B reverted"),
+        "{stdout}"
+    );
+    // 1 ARP answered at boot and 1 after the revert.
+    assert!(stdout.contains("slow path: 2 ARP"), "{stdout}");
+    let (boot, _) = janus_code(dir, &["nic", "boot", "card"], 0);
+    assert!(boot.contains("booted slot A"), "{boot}");
+    assert!(boot.contains("fell back: no"), "{boot}");
+}
+
+#[test]
+fn demo_boots_a_card_from_a_fresh_signed_image_before_its_traffic() {
+    let t = temp("demo");
+    let out_dir = t.0.join("captures");
+    let (out, _) = janus_code(&t.0, &["demo", "--out-dir", out_dir.to_str().unwrap()], 0);
+    let boot = out.find("booted slot A").expect("no boot summary");
+    let traffic = out.find("3. Traffic").expect("no traffic section");
+    assert!(boot < traffic, "the card boots after the traffic:\n{out}");
+    for want in [
+        "trial boot 1 of 3",
+        "measured boot: PCR ",
+        "event pipeline",
+        "event firmware-config",
+        "All 21 scenarios behaved as expected",
+    ] {
+        assert!(out.contains(want), "no {want:?} in:\n{out}");
+    }
+}

@@ -221,6 +221,13 @@ impl SwitchHandle {
         f(state.pipeline.as_mut().map(|p| &mut p.switch))
     }
 
+    /// Runs `f` on the committed pipeline (`None` before one is set),
+    /// holding the server's lock: what the firmware's pipeline swap
+    /// stages a copy of (entities carried over with `undo::carry_over`).
+    pub fn with_pipeline<R>(&self, f: impl FnOnce(Option<&Pipeline>) -> R) -> R {
+        f(self.shared.lock().pipeline.as_ref())
+    }
+
     /// Sends a packet into the switch on `port` as a packet arriving from
     /// the wire: what the pipeline sends to the CPU port becomes PacketIns
     /// for the primary; the packets sent to other ports are returned as

@@ -15,3 +15,4 @@ pub mod ring;
 pub mod shim;
 pub mod sys;
 pub mod transport;
+pub mod vhost;

@@ -4,12 +4,17 @@
 //! its counters on exit. Exit 2 on bad arguments, 1 when the interface or
 //! the VF cannot be attached or the transport fails.
 //!
+//! `janus host vhost-user --nic DIR --vf PORT --socket PATH`: the same for
+//! a QEMU guest (janus_host::vhost): a vhost-user-net socket whose guests'
+//! virtio-net devices use the VF.
+//!
 //! Links only janus-host: the tenant's side has no path to the control
 //! plane or the firmware.
 
 use clap::{Args, Subcommand};
 use janus_host::shim::{Interface, Shim, ShimConfig, ShimCounters, Stopped};
 use janus_host::sys::signal;
+use janus_host::vhost::{VhostCounters, VhostUser, VhostUserConfig};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -17,6 +22,8 @@ use std::process::ExitCode;
 pub enum HostCommand {
     /// Bridge a TAP device or a veth end to a VF of `janus nic run`.
     Attach(AttachArgs),
+    /// Serve a VF to QEMU guests over a vhost-user-net socket.
+    VhostUser(VhostUserArgs),
 }
 
 #[derive(Args)]
@@ -43,10 +50,86 @@ pub struct AttachArgs {
     batch: u16,
 }
 
+#[derive(Args)]
+pub struct VhostUserArgs {
+    /// The NIC's runtime directory (`janus nic run DIR`).
+    #[arg(long, value_name = "DIR")]
+    nic: PathBuf,
+    /// The VF's NIC port (2..=509).
+    #[arg(long, value_name = "PORT", value_parser = clap::value_parser!(u32).range(2..=509))]
+    vf: u32,
+    /// The vhost-user socket to create (QEMU: `-chardev socket,path=PATH`).
+    #[arg(long, value_name = "PATH")]
+    socket: PathBuf,
+    /// Most frames moved per direction per round.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    batch: u16,
+}
+
 pub fn run(cmd: HostCommand) -> ExitCode {
     match cmd {
         HostCommand::Attach(args) => attach(args),
+        HostCommand::VhostUser(args) => vhost_user(args),
     }
+}
+
+fn vhost_user(args: VhostUserArgs) -> ExitCode {
+    if let Err(e) = signal::install_stop_handler() {
+        eprintln!("error: cannot handle signals: {e}");
+        return ExitCode::from(1);
+    }
+    let config = VhostUserConfig {
+        nic_dir: args.nic,
+        port: args.vf,
+        socket: args.socket.clone(),
+        batch: usize::from(args.batch),
+    };
+    let mut server = match VhostUser::attach(config) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    eprintln!(
+        "janus host: vhost-user socket {} serves VF {}",
+        args.socket.display(),
+        args.vf
+    );
+    let result = server.run(&signal::stop_requested);
+    println!("guests: {} sessions", server.guests());
+    print_vhost_counters(&server.counters(), &server.nic_counters());
+    match result {
+        Ok(Stopped::Requested) => ExitCode::SUCCESS,
+        Ok(Stopped::NicClosed) => {
+            eprintln!("janus host: the NIC closed VF {}", args.vf);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn print_vhost_counters(c: &VhostCounters, nic: &[u64; 6]) {
+    let t = &c.transport;
+    println!(
+        "guest: {} frames ({} bytes) received, {} frames ({} bytes) sent, {} too small for a receive buffer, {} bad transmit chains, {} interrupts",
+        c.to_guest,
+        c.to_guest_bytes,
+        c.from_guest,
+        c.from_guest_bytes,
+        c.rx_too_small,
+        c.tx_bad,
+        c.guest_interrupts
+    );
+    println!(
+        "to the NIC: {} frames, {} bytes, {} kicks, {} times the ring was full",
+        t.tx_frames, t.tx_bytes, t.kicks, t.tx_ring_full
+    );
+    println!("from the NIC: {} frames, {} bytes", t.rx_frames, t.rx_bytes);
+    print_nic_counters(nic);
 }
 
 fn attach(args: AttachArgs) -> ExitCode {
@@ -105,6 +188,10 @@ fn print_counters(c: &ShimCounters, nic: &[u64; 6]) {
         t.tx_frames, t.tx_bytes, t.kicks, t.tx_ring_full
     );
     println!("from the NIC: {} frames, {} bytes", t.rx_frames, t.rx_bytes);
+    print_nic_counters(nic);
+}
+
+fn print_nic_counters(nic: &[u64; 6]) {
     println!(
         "VF counters (NIC): rx {} packets {} bytes, tx {} packets {} bytes, rx dropped {}, tx dropped {}",
         nic[0], nic[1], nic[2], nic[3], nic[4], nic[5]

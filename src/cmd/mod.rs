@@ -3,6 +3,7 @@
 pub mod ctrl;
 pub mod ctrl_client;
 pub mod demo;
+pub mod demo_real;
 pub mod fabric;
 pub mod host;
 pub mod image;

@@ -1,6 +1,6 @@
 //! `janus nic create DIR`: a simulated card in a folder (flash file, OTP
 //! area with the root public key, a fresh device key); `janus nic
-//! flash|boot|attest|status DIR`: what happens to it (the logic is
+//! flash|boot|attest|status|swap DIR`: what happens to it (the logic is
 //! `janus_firmware::tools::card_ops`); see docs/firmware.md. Exit 1 when
 //! an image is refused or the card does not boot, 2 when the arguments
 //! are bad or the card cannot be created or read.
@@ -36,6 +36,19 @@ pub enum NicCommand {
     /// Serve the NIC: its P4 pipeline, the control plane on the management
     /// address and a socket per VF for host shims (docs/host-interface.md).
     Run(super::nic_run::RunArgs),
+    /// Swap the running pipeline (of `janus nic run DIR`) for the image
+    /// flashed into the inactive slot: verify, replay recorded traffic,
+    /// commit, health check; reverted and rejected if it fails.
+    Swap(SwapArgs),
+}
+
+#[derive(Args)]
+pub struct SwapArgs {
+    /// The card's folder (a `janus nic run DIR` process serves it).
+    dir: PathBuf,
+    /// How long to wait for the swap's result, in seconds.
+    #[arg(long, default_value_t = 300)]
+    timeout: u64,
 }
 
 #[derive(Args)]
@@ -105,6 +118,7 @@ pub struct CreateArgs {
 pub fn run(cmd: NicCommand) -> ExitCode {
     let result = match cmd {
         NicCommand::Run(args) => return super::nic_run::run(&args),
+        NicCommand::Swap(args) => return swap(&args),
         NicCommand::Create(args) => create(&args).map_err(ToolError::Usage),
         NicCommand::Flash(args) => flash(&args),
         NicCommand::Boot(args) => boot(&args),
@@ -120,6 +134,41 @@ pub fn run(cmd: NicCommand) -> ExitCode {
                 _ => exit_code(&e),
             };
             ExitCode::from(code)
+        }
+    }
+}
+
+/// `nic swap`: asks the running process over its control socket; exit 0
+/// when committed, 1 when refused or reverted, 2 when nothing answers.
+fn swap(args: &SwapArgs) -> ExitCode {
+    use std::io::{Read, Write};
+    let path = args.dir.join(super::nic_run::CONTROL_SOCKET);
+    let ask = || -> std::io::Result<String> {
+        let mut stream = std::os::unix::net::UnixStream::connect(&path)?;
+        stream.set_read_timeout(Some(std::time::Duration::from_secs(args.timeout)))?;
+        stream.write_all(format!("{}\n", super::nic_run::SWAP_REQUEST).as_bytes())?;
+        let mut reply = String::new();
+        stream.read_to_string(&mut reply)?;
+        Ok(reply)
+    };
+    let reply = match ask() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!(
+                "error: {}: {e} (is `janus nic run {}` running?)",
+                path.display(),
+                args.dir.display()
+            );
+            return ExitCode::from(2);
+        }
+    };
+    print!("{reply}");
+    match reply.lines().last() {
+        Some("committed") => ExitCode::SUCCESS,
+        Some(_) => ExitCode::from(1),
+        None => {
+            eprintln!("error: the process closed the control socket without an answer");
+            ExitCode::from(1)
         }
     }
 }

@@ -13,6 +13,11 @@
 //! ...)`: development mode, no card: the program runs as given, with no
 //! bootstrap, slow path or health check.
 //!
+//! A card's process also listens on `DIR/control.sock` for `janus nic
+//! swap DIR`: the pipeline hot-swap to the image flashed into the
+//! inactive slot (janus_firmware::runtime::swap; docs/firmware.md,
+//! "Hot-swap"). The VFs' last ingress frames are recorded for it.
+//!
 //! Either way one V1Switch behind the control plane's SwitchHandle serves
 //! both P4Runtime and the VFs' frames (janus_host::transport::Hub, a
 //! socket per VF in DIR), and the frames PacketOuts send out of VF ports
@@ -30,16 +35,29 @@ use janus_ctrl::device::Pipeline as CtrlPipeline;
 use janus_ctrl::proto::p4::v1::p4_runtime_client::P4RuntimeClient;
 use janus_ctrl::server::{P4RuntimeService, ServeConfig, SwitchHandle, serve_with};
 use janus_firmware::config::{FirmwareConfig, Tenant};
-use janus_firmware::runtime::{self, HealthCheck, HealthReport, LocalPlane};
+use janus_firmware::runtime::{
+    self, HealthCheck, HealthReport, LocalPlane, Recorder, Services, Swap, SwapConfig, SwapOutcome,
+};
 use janus_firmware::slowpath::{AgentConfig, Responder, SlowPath, SlowPathStats};
 use janus_firmware_core::boot::BootConfig;
 use janus_host::sys::signal;
 use janus_host::transport::{Hub, HubConfig, HubCounters, Pipeline};
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
+
+/// The control socket's name in the card's folder.
+pub const CONTROL_SOCKET: &str = "control.sock";
+
+/// The swap's request on the control socket.
+pub const SWAP_REQUEST: &str = "swap";
+
+/// A copy of the port output for the swap's health check, while it runs.
+type PortTap = Arc<Mutex<Option<mpsc::Sender<(u32, Vec<u8>)>>>>;
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -97,10 +115,16 @@ struct Served {
 struct Switch {
     handle: SwitchHandle,
     port_out: mpsc::Receiver<(u32, Vec<u8>)>,
+    /// The VFs' frames are recorded here (on a card).
+    recorder: Option<Recorder>,
+    tap: PortTap,
 }
 
 impl Pipeline for Switch {
     fn process(&mut self, port: u32, frame: &[u8], out: &mut Vec<(u32, Vec<u8>)>) {
+        if let Some(r) = &self.recorder {
+            r.record(port, frame);
+        }
         if let Some(sent) = self.handle.inject(port, frame) {
             out.extend(sent);
         }
@@ -108,6 +132,14 @@ impl Pipeline for Switch {
 
     fn pending(&mut self, out: &mut Vec<(u32, Vec<u8>)>) {
         while let Ok(sent) = self.port_out.try_recv() {
+            if let Some(tap) = self
+                .tap
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .as_ref()
+            {
+                let _ = tap.try_send(sent.clone());
+            }
             out.push(sent);
         }
     }
@@ -262,8 +294,10 @@ async fn bootstrap(
 
 /// The card's services beside the control plane: kept while serving.
 struct Firmware {
-    _local: LocalPlane,
+    local: LocalPlane,
     slow_path: SlowPath,
+    /// Entries the tenants bootstrap wrote.
+    entries: usize,
 }
 
 /// Bootstrap, slow path and health check; confirms the boot when it
@@ -307,8 +341,9 @@ async fn bring_up(
         return Err("health check failed: boot not confirmed".into());
     }
     Ok(Firmware {
-        _local: local,
+        local,
         slow_path,
+        entries,
     })
 }
 
@@ -398,11 +433,28 @@ pub fn run(args: &RunArgs) -> ExitCode {
         ServeConfig { tls },
         stopped(),
     ));
+    let recorder = firmware.as_ref().map(|_| Recorder::default());
+    let tap = PortTap::default();
     let firmware = match &firmware {
         None => None,
         Some(config) => {
             let up = runtime.block_on(bring_up(args, &service, config, addr, &mut port_rx));
-            match up.and_then(|f| confirm(args).map(|()| f)) {
+            let up = up.and_then(|f| confirm(args).map(|()| f)).and_then(|f| {
+                let control = Control {
+                    dir: args.dir.clone(),
+                    service: service.clone(),
+                    config: config.clone(),
+                    management: addr,
+                    device_id: args.device_id,
+                    recorder: recorder.clone().unwrap_or_default(),
+                    tap: tap.clone(),
+                    firmware: Arc::new(tokio::sync::Mutex::new(f)),
+                };
+                let firmware = control.firmware.clone();
+                let _guard = runtime.enter();
+                control.listen().map(|()| firmware)
+            });
+            match up {
                 Ok(f) => Some(f),
                 Err(e) => {
                     eprintln!("error: {e}");
@@ -421,12 +473,16 @@ pub fn run(args: &RunArgs) -> ExitCode {
     let mut switch = Switch {
         handle: service.switch_handle(),
         port_out: port_rx,
+        recorder,
+        tap,
     };
     drop(service);
     let served = hub.run(&mut switch, &signal::stop_requested);
     print_counters(&hub.counters());
     if let Some(f) = &firmware {
+        let f = runtime.block_on(f.lock());
         print_slow_path(&f.slow_path.counters().snapshot());
+        let _ = std::fs::remove_file(args.dir.join(CONTROL_SOCKET));
     }
     drop(hub);
     drop(firmware);
@@ -444,6 +500,128 @@ pub fn run(args: &RunArgs) -> ExitCode {
     }
     runtime.shutdown_timeout(Duration::from_secs(1));
     code
+}
+
+/// The control socket's server: what a swap needs.
+struct Control {
+    dir: PathBuf,
+    service: P4RuntimeService,
+    config: FirmwareConfig,
+    management: SocketAddr,
+    device_id: u64,
+    recorder: Recorder,
+    tap: PortTap,
+    firmware: Arc<tokio::sync::Mutex<Firmware>>,
+}
+
+impl Control {
+    /// Binds `DIR/control.sock` and serves it (one request at a time) on
+    /// the current tokio runtime.
+    fn listen(self) -> Result<(), String> {
+        let path = self.dir.join(CONTROL_SOCKET);
+        let _ = std::fs::remove_file(&path);
+        let listener = tokio::net::UnixListener::bind(&path)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        tokio::spawn(async move {
+            while let Ok((stream, _)) = listener.accept().await {
+                self.serve(stream).await;
+            }
+        });
+        Ok(())
+    }
+
+    async fn serve(&self, stream: tokio::net::UnixStream) {
+        let (read, mut write) = stream.into_split();
+        let mut line = String::new();
+        let mut read = BufReader::new(read);
+        let read = read.read_line(&mut line);
+        let reply = match tokio::time::timeout(Duration::from_secs(5), read).await {
+            Ok(Ok(_)) if line.trim() == SWAP_REQUEST => self.swap().await,
+            Ok(Ok(_)) => format!("error: unknown request {:?}\n", line.trim()),
+            _ => return,
+        };
+        let _ = write.write_all(reply.as_bytes()).await;
+    }
+
+    /// Runs a swap; the reply's last line is `committed`, `reverted` or
+    /// `error: WHY`.
+    async fn swap(&self) -> String {
+        let mut firmware = self.firmware.lock().await;
+        let Firmware {
+            local,
+            slow_path,
+            entries,
+        } = &mut *firmware;
+        let (tx, mut port_out) = mpsc::channel(PORT_OUT_QUEUE);
+        *self.tap.lock().unwrap_or_else(PoisonError::into_inner) = Some(tx);
+        let outcome = Swap {
+            dir: &self.dir,
+            service: &self.service,
+            local,
+            config: &self.config,
+            management: self.management,
+            device_id: self.device_id,
+            bootstrap_entries: *entries,
+            recorder: &self.recorder,
+            policy: SwapConfig::default(),
+        }
+        .run(Services {
+            slow_path,
+            port_out: &mut port_out,
+        })
+        .await;
+        *self.tap.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        swap_reply(&self.dir, outcome)
+    }
+}
+
+fn health_lines(report: &HealthReport) -> String {
+    let mut out = String::new();
+    for c in &report.checks {
+        match &c.outcome {
+            Ok(what) => out.push_str(&format!("health: {:<26} ok: {what}\n", c.name)),
+            Err(why) => out.push_str(&format!("health: {:<26} FAILED: {why}\n", c.name)),
+        }
+    }
+    out
+}
+
+fn swap_reply(dir: &Path, outcome: Result<SwapOutcome, runtime::SwapError>) -> String {
+    match outcome {
+        Ok(SwapOutcome::Committed {
+            slot,
+            comparison,
+            health,
+            confirmed,
+        }) => {
+            println!("pipeline swapped to slot {slot}");
+            format!(
+                "replay: {}\n{}slot {slot} confirmed, anti-rollback counter {}\ncommitted\n",
+                comparison.summary(),
+                health_lines(&health),
+                confirmed.security_version
+            )
+        }
+        Ok(SwapOutcome::Reverted {
+            slot,
+            comparison,
+            health,
+            after_revert,
+        }) => {
+            println!("pipeline swap to slot {slot} reverted");
+            format!(
+                "replay: {}\n{}health check failed: the previous pipeline serves again; slot {slot} rejected, {} boots the previous image\nafter the revert:\n{}reverted\n",
+                comparison.summary(),
+                health_lines(&health),
+                dir.display(),
+                health_lines(&after_revert)
+            )
+        }
+        Err(e) => {
+            eprintln!("swap refused: {e}");
+            format!("error: {e}\n")
+        }
+    }
 }
 
 /// Confirms the boot of the card in `args.dir` and says so.

@@ -7,15 +7,21 @@
 //!   the verified image, confirm after the health check;
 //! - [`local`]: the in-process P4Runtime channel of the firmware's own
 //!   clients;
-//! - [`health`]: the health check that decides the confirmation.
+//! - [`health`]: the health check that decides the confirmation;
+//! - [`recorder`]: the last ingress frames, the swap's traffic sample;
+//! - [`swap`]: pipeline hot-swap to the flashed image.
 
 pub mod boot;
 pub mod health;
 pub mod local;
+pub mod recorder;
+pub mod swap;
 
 pub use boot::{BootedFirmware, boot_for_service, confirm};
 pub use health::{Check, HealthCheck, HealthReport};
 pub use local::LocalPlane;
+pub use recorder::Recorder;
+pub use swap::{Services, Swap, SwapConfig, SwapError, SwapOutcome};
 
 use crate::config::ConfigError;
 use crate::tools::ToolError;

@@ -156,6 +156,16 @@ impl SlowPath {
         Ok(SlowPath { counters, tasks })
     }
 
+    /// Stops its tasks and waits until they ended (their streams closed).
+    pub async fn stop(&mut self) {
+        for t in &self.tasks {
+            t.abort();
+        }
+        for t in self.tasks.drain(..) {
+            let _ = t.await;
+        }
+    }
+
     /// Its counters (live).
     pub fn counters(&self) -> Arc<SlowPathCounters> {
         self.counters.clone()

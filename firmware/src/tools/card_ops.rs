@@ -11,14 +11,14 @@ use super::{ToolError, device_model, key_fingerprint, read_file};
 use crate::card::{Card, CardOptions, Geometry};
 use janus_firmware_core::attest::{Booted, Quote, quote_booted};
 use janus_firmware_core::boot::{
-    BootConfig, BootOutcome, Confirmed, boot, confirm_boot, load_verified,
+    BootConfig, BootOutcome, Confirmed, FailedSlot, boot, confirm_boot, load_verified,
 };
 use janus_firmware_core::flash::{Flash, Otp};
 use janus_firmware_core::flasher::{FlashOptions, FlashReport, flash_image_with};
 use janus_firmware_core::image::{Image, OwnedImage, format};
 use janus_firmware_core::layout::{Layout, Slot};
 use janus_firmware_core::measure::Measurements;
-use janus_firmware_core::slots::{BootState, read_state};
+use janus_firmware_core::slots::{BootState, read_state, write_state};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -337,4 +337,88 @@ fn slot_content(
         }
         Err(failure) => Ok(SlotContent::Unbootable(failure.to_string())),
     }
+}
+
+/// The image flashed into the card in `dir` and pending its trial, read
+/// into RAM and verified as the boot ROM verifies a trial slot (OTP key,
+/// device model, anti-rollback counter); nothing is written.
+pub fn pending_image(dir: &Path) -> Result<(Slot, OwnedImage), ToolError> {
+    let running = running(dir)?.ok_or(ToolError::NotBooted)?;
+    let mut card = Card::open(dir, CardOptions::default())?;
+    let model_name = card.config().model.clone();
+    let model = device_model(&model_name)?;
+    let (flash, otp) = card.parts();
+    let root = otp.root_public_key().ok_or(ToolError::NotProvisioned)?;
+    let layout = Layout::new(flash.geometry())
+        .map_err(|e| ToolError::Usage(format!("{}: {e}", dir.display())))?;
+    let state = read_state(flash, &layout).map_err(flash_failed)?;
+    let slot = match state.pending {
+        Some(slot) if slot != running.slot => slot,
+        _ => return Err(ToolError::NothingPending),
+    };
+    load_verified(flash, &layout, slot, &root, model, otp.security_version())
+        .map_err(flash_failed)?
+        .map(|image| (slot, image))
+        .map_err(|failure| ToolError::SlotRefused(FailedSlot { slot, failure }))
+}
+
+/// Rewrites the boot record of the card in `dir` with `change`.
+fn update_state(dir: &Path, change: impl FnOnce(&mut BootState)) -> Result<BootState, ToolError> {
+    let mut card = Card::open(dir, CardOptions::default())?;
+    let (flash, _) = card.parts();
+    let layout = Layout::new(flash.geometry())
+        .map_err(|e| ToolError::Usage(format!("{}: {e}", dir.display())))?;
+    let mut state = read_state(flash, &layout).map_err(flash_failed)?;
+    change(&mut state);
+    write_state(flash, &layout, &state).map_err(flash_failed)
+}
+
+/// A pipeline swap to the pending `slot` begins: the slot becomes the
+/// active one and the swap counts as one of its trial boots, so that a
+/// process dying before [`confirm_swap`] or [`reject_pending`] leaves
+/// the boot ROM's trial accounting in charge.
+pub fn begin_swap_trial(dir: &Path, slot: Slot) -> Result<(), ToolError> {
+    update_state(dir, |s| {
+        s.active = Some(slot);
+        s.attempts = s.attempts.saturating_add(1);
+    })?;
+    Ok(())
+}
+
+/// The swapped-in image passed its health check: its slot is confirmed
+/// (last known good, anti-rollback counter raised) and `ram/` holds it,
+/// so attestation quotes what runs.
+pub fn confirm_swap(dir: &Path, slot: Slot, image: &OwnedImage) -> Result<Confirmed, ToolError> {
+    let confirmed = {
+        let mut card = Card::open(dir, CardOptions::default())?;
+        let model_name = card.config().model.clone();
+        let model = device_model(&model_name)?;
+        let (flash, otp) = card.parts();
+        confirm_boot(flash, otp, model)?
+    };
+    write_ram(
+        dir,
+        image,
+        &RamRecord {
+            slot: slot.to_string(),
+            trial: false,
+            fell_back: false,
+            confirmed: true,
+        },
+    )?;
+    tracing::info!(dir = %dir.display(), %slot, "pipeline swap confirmed");
+    Ok(confirmed)
+}
+
+/// The pending slot failed (its replay or its health check after a
+/// swap): it is no longer offered for trial and `running` is the active
+/// slot again, so the next boot starts the last known good image.
+pub fn reject_pending(dir: &Path, running: Slot) -> Result<BootState, ToolError> {
+    let state = update_state(dir, |s| {
+        s.pending = None;
+        s.attempts = 0;
+        s.active = Some(running);
+    })?;
+    tracing::warn!(dir = %dir.display(), "pending slot rejected");
+    Ok(state)
 }

@@ -69,6 +69,10 @@ pub enum ToolError {
     Quote(#[from] QuoteError),
     #[error("the card is not running an image: boot it first (`janus nic boot DIR`)")]
     NotBooted,
+    #[error("no image is pending: flash one first (`janus nic flash DIR new.img`)")]
+    NothingPending,
+    #[error("the flashed image is refused by the boot ROM's checks: {0}")]
+    SlotRefused(janus_firmware_core::boot::FailedSlot),
     #[error("{0}")]
     Usage(String),
 }

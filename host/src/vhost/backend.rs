@@ -22,7 +22,9 @@ use vhost_user_backend::{VhostUserBackend, VringMutex, VringState, VringT};
 use virtio_queue::{Queue, QueueT};
 use vm_memory::{GuestAddressSpace, GuestMemoryAtomic, GuestMemoryMmap};
 use vmm_sys_util::epoll::EventSet;
-use vmm_sys_util::event::{EventConsumer, EventFlag, EventNotifier, new_event_consumer_and_notifier};
+use vmm_sys_util::event::{
+    EventConsumer, EventFlag, EventNotifier, new_event_consumer_and_notifier,
+};
 
 use super::VhostError;
 use super::net::{HEADER_LEN, backend_features, rx_header};
@@ -70,7 +72,6 @@ pub struct VhostCounters {
 /// State shared by the daemon's threads and the server.
 struct State {
     end: HostEnd,
-    mem: Option<Memory>,
     counters: VhostCounters,
     frame: Vec<u8>,
 }
@@ -80,6 +81,9 @@ struct State {
 #[derive(Clone)]
 pub(super) struct NetBackend {
     state: Arc<Mutex<State>>,
+    /// The guest's memory, apart from `state`: the protocol thread sets it
+    /// while the data path may hold `state` and wait for a queue.
+    mem: Arc<Mutex<Option<Memory>>>,
     batch: usize,
     irq_fd: RawFd,
 }
@@ -92,10 +96,10 @@ impl NetBackend {
         Self {
             state: Arc::new(Mutex::new(State {
                 end,
-                mem: None,
                 counters: VhostCounters::default(),
                 frame: vec![0; BUF_SIZE as usize],
             })),
+            mem: Arc::new(Mutex::new(None)),
             batch: batch.max(1),
             irq_fd,
         }
@@ -122,7 +126,11 @@ impl NetBackend {
 
     /// Forgets the guest's memory when its session ends.
     pub(super) fn end_session(&self) {
-        self.lock().mem = None;
+        *self.memory() = None;
+    }
+
+    fn memory(&self) -> MutexGuard<'_, Option<Memory>> {
+        self.mem.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -158,7 +166,7 @@ impl VhostUserBackend for NetBackend {
     }
 
     fn update_memory(&self, mem: Memory) -> io::Result<()> {
-        self.lock().mem = Some(mem);
+        *self.memory() = Some(mem);
         Ok(())
     }
 
@@ -173,6 +181,10 @@ impl VhostUserBackend for NetBackend {
         vrings: &[Self::Vring],
         _thread_id: usize,
     ) -> io::Result<()> {
+        // Before the VMM sent its memory table there is nothing to map.
+        let Some(mem) = self.memory().clone() else {
+            return Ok(());
+        };
         let mut state = self.lock();
         match u64::from(device_event) {
             e if e == u64::from(RX_QUEUE) || e == u64::from(TX_QUEUE) => {}
@@ -182,7 +194,9 @@ impl VhostUserBackend for NetBackend {
         let [rx, tx] = vrings else {
             return Err(io::Error::other("expected two virtqueues"));
         };
-        state.pump(rx, tx, self.batch).map_err(io::Error::other)
+        state
+            .pump(&mem.memory(), rx, tx, self.batch)
+            .map_err(io::Error::other)
     }
 }
 
@@ -191,19 +205,16 @@ impl State {
     /// armed.
     fn pump(
         &mut self,
+        mem: &GuestMemoryMmap<()>,
         rx: &VringMutex<Memory>,
         tx: &VringMutex<Memory>,
         batch: usize,
     ) -> Result<(), VhostError> {
-        // Before the VMM sent its memory table there is nothing to map.
-        let Some(atomic) = self.mem.clone() else {
-            return Ok(());
-        };
-        let mem = atomic.memory();
         loop {
             let reclaimed = self.end.reclaim()?;
-            let (delivered, guest_has_room) = self.to_guest(&mem, &mut rx.get_mut(), batch)?;
-            let sent = self.from_guest(&mem, &mut tx.get_mut(), batch)?;
+            let (delivered, guest_has_room) =
+                self.deliver_to_guest(mem, &mut rx.get_mut(), batch)?;
+            let sent = self.take_from_guest(mem, &mut tx.get_mut(), batch)?;
             if reclaimed + delivered + sent > 0 {
                 continue;
             }
@@ -222,7 +233,7 @@ impl State {
     /// Moves up to `batch` frames from the VF into the guest's receive
     /// chains; returns how many it took from the VF and whether the guest
     /// still has chains.
-    fn to_guest(
+    fn deliver_to_guest(
         &mut self,
         mem: &GuestMemoryMmap<()>,
         vring: &mut VringState<Memory>,
@@ -264,7 +275,7 @@ impl State {
 
     /// Sends up to `batch` frames of the guest's transmit queue to the VF,
     /// while VF transmit buffers are free; returns how many chains it took.
-    fn from_guest(
+    fn take_from_guest(
         &mut self,
         mem: &GuestMemoryMmap<()>,
         vring: &mut VringState<Memory>,

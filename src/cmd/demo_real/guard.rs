@@ -74,7 +74,11 @@ fn shown(cmd: &Command) -> String {
     words.join(" ")
 }
 
-fn run_until(mut cmd: Command, limit: Duration, interrupt: Interrupt) -> Result<Finished, RealError> {
+fn run_until(
+    mut cmd: Command,
+    limit: Duration,
+    interrupt: Interrupt,
+) -> Result<Finished, RealError> {
     let what = shown(&cmd);
     let mut child = cmd
         .stdin(Stdio::null())
@@ -293,15 +297,6 @@ impl Daemon {
             &self.name,
             format!("did not print `{want}` within {} s", limit.as_secs()),
         ))
-    }
-
-    /// Whether it is still running; an error (with what it printed) when
-    /// it exited.
-    pub fn check_running(&mut self) -> Result<(), RealError> {
-        match self.child.try_wait() {
-            Ok(None) => Ok(()),
-            _ => Err(self.died()),
-        }
     }
 
     fn died(&mut self) -> RealError {

@@ -103,12 +103,15 @@ fn privileged() -> Result<(), String> {
         .unwrap_or("?");
     Err(format!(
         "this process (effective uid {uid}) lacks {}",
-        [(CAP_NET_ADMIN, "CAP_NET_ADMIN"), (CAP_SYS_ADMIN, "CAP_SYS_ADMIN")]
-            .iter()
-            .filter(|(c, _)| !has(*c))
-            .map(|(_, n)| *n)
-            .collect::<Vec<_>>()
-            .join(" and ")
+        [
+            (CAP_NET_ADMIN, "CAP_NET_ADMIN"),
+            (CAP_SYS_ADMIN, "CAP_SYS_ADMIN")
+        ]
+        .iter()
+        .filter(|(c, _)| !has(*c))
+        .map(|(_, n)| *n)
+        .collect::<Vec<_>>()
+        .join(" and ")
     ))
 }
 
@@ -135,5 +138,7 @@ pub fn explain(missing: &[Missing]) {
     for m in missing {
         eprintln!("  - {}\n    {}", m.what, m.how);
     }
-    eprintln!("`janus demo` (without --real) runs the same scenario on the behavioural model alone and needs none of this.");
+    eprintln!(
+        "`janus demo` (without --real) runs the same scenario on the behavioural model alone and needs none of this."
+    );
 }

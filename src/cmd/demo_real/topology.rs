@@ -125,7 +125,7 @@ pub struct Topology {
     pub mgmt: Netns,
     /// The operator's end of the management veth.
     _link: Link,
-    pub dir: RuntimeDir,
+    _dir: RuntimeDir,
     /// The NIC's management address (P4Runtime).
     pub mgmt_addr: SocketAddr,
     /// The operator's address on the management network.
@@ -142,6 +142,16 @@ impl Topology {
             .position(|m| m.port == vm.port)
             .unwrap_or(0);
         &self.tenant_ns[i]
+    }
+
+    /// Stops the shims and the NIC (SIGTERM, bounded) and returns the
+    /// NIC's stdout (its counters); the namespaces, the link and the
+    /// directory are undone as the rest drops.
+    pub fn stop(self) -> String {
+        for shim in self.shims {
+            shim.stop();
+        }
+        self.nic.stop()
     }
 }
 
@@ -172,11 +182,16 @@ pub fn build(tools: &Tools, exe: &Path, run: u32) -> Result<Topology, RealError>
     let (nic_end, op_end) = (format!("jd0-{run}"), format!("jd1-{run}"));
     must(ip(
         &tools.ip,
-        &["link", "add", &nic_end, "type", "veth", "peer", "name", &op_end],
+        &[
+            "link", "add", &nic_end, "type", "veth", "peer", "name", &op_end,
+        ],
     ))?;
     let link = Link::owned(&tools.ip, op_end.clone());
     let mgmt = Netns::create(&tools.ip, ns_name(&tag, "mgmt"))?;
-    must(ip(&tools.ip, &["link", "set", &nic_end, "netns", mgmt.name()]))?;
+    must(ip(
+        &tools.ip,
+        &["link", "set", &nic_end, "netns", mgmt.name()],
+    ))?;
     let nic_ip = Ipv4Addr::new(172, 30, subnet, 1);
     let operator_ip = Ipv4Addr::new(172, 30, subnet, 2);
     mgmt.ip(&["addr", "add", &format!("{nic_ip}/24"), "dev", &nic_end])?;
@@ -231,7 +246,7 @@ pub fn build(tools: &Tools, exe: &Path, run: u32) -> Result<Topology, RealError>
         tenant_ns,
         mgmt,
         _link: link,
-        dir,
+        _dir: dir,
         mgmt_addr,
         operator_ip,
     };
