@@ -10,6 +10,7 @@
 
 mod common;
 
+use common::netns::{installed, is_root, root_and_tools};
 use common::{janus, missing_tool, run_bounded};
 use std::process::Command;
 use std::time::Duration;
@@ -20,23 +21,6 @@ const DEMO: Duration = Duration::from_secs(300);
 
 /// How long a command that only checks its preconditions may take.
 const QUICK: Duration = Duration::from_secs(30);
-
-fn is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
-}
-
-fn installed(tool: &str) -> bool {
-    Command::new("sh")
-        .args([
-            "-c",
-            &format!("command -v {tool} || test -x /usr/sbin/{tool}"),
-        ])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
 
 /// The network namespaces the demo names (`janus-demo-<run>-<name>`).
 fn demo_namespaces() -> Vec<String> {
@@ -54,17 +38,8 @@ fn demo_namespaces() -> Vec<String> {
 
 #[test]
 fn the_real_demo_runs_the_tenant_scenario_over_namespaces() {
-    if !is_root() {
-        missing_tool("tests/demo_real.rs needs root (network namespaces, TAP devices)");
+    if !root_and_tools("tests/demo_real.rs", &["ip", "ping"]) {
         return;
-    }
-    for tool in ["ip", "ping"] {
-        if !installed(tool) {
-            missing_tool(&format!(
-                "{tool} is not installed (scripts/test installs it)"
-            ));
-            return;
-        }
     }
     let before = demo_namespaces();
     let mut cmd = janus();

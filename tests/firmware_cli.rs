@@ -322,54 +322,12 @@ fn flashed_card(dir: &Path) {
 
 #[test]
 fn nic_run_boots_the_card_passes_its_health_check_and_confirms() {
-    use std::io::{BufRead, BufReader};
-    use std::process::Stdio;
-    use std::time::Duration;
     let t = temp("run");
     let dir = t.0.as_path();
     flashed_card(dir);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_janus"))
-        .args([
-            "nic",
-            "run",
-            "card",
-            "--vfs",
-            "2",
-            "--listen",
-            "127.0.0.1:0",
-        ])
-        .current_dir(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("janus runs");
-    let stderr = child.stderr.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
-    let mut seen = Vec::new();
-    let serving = loop {
-        match rx.recv_timeout(Duration::from_secs(120)) {
-            Ok(line) if line.contains("janus nic: P4Runtime (mTLS)") => break true,
-            Ok(line) => seen.push(line),
-            Err(_) => break false,
-        }
-    };
-    let _ = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status();
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
-    while child.try_wait().unwrap().is_none() && std::time::Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let _ = child.kill();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(serving, "never served:\n{stdout}\n{}", seen.join("\n"));
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let mut nic = NicProcess::start(dir);
+    let (code, stdout) = nic.stop_with_code();
+    assert_eq!(code, Some(0), "{stdout}");
     for want in [
         "measured boot: PCR ",
         "tenants bootstrap: 1 tenant(s), 14 entries written",
@@ -455,6 +413,11 @@ impl NicProcess {
 
     /// SIGINT, then its stdout once it exited (killed after 20 s).
     fn stop(&mut self) -> String {
+        self.stop_with_code().1
+    }
+
+    /// As [`NicProcess::stop`], with its exit code (None when killed).
+    fn stop_with_code(&mut self) -> (Option<i32>, String) {
         use std::io::Read;
         use std::time::{Duration, Instant};
         let _ = Command::new("kill")
@@ -465,12 +428,12 @@ impl NicProcess {
             std::thread::sleep(Duration::from_millis(50));
         }
         let _ = self.child.kill();
-        let _ = self.child.wait();
+        let code = self.child.wait().ok().and_then(|s| s.code());
         let mut out = String::new();
         if let Some(mut stdout) = self.child.stdout.take() {
             let _ = stdout.read_to_string(&mut out);
         }
-        out
+        (code, out)
     }
 }
 

@@ -14,178 +14,16 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use common::{missing_tool, repo, run_bounded};
-
-/// How long one `ip`/`ping`/client command may take.
-const STEP: Duration = Duration::from_secs(20);
-
-/// A network namespace, deleted when dropped.
-struct Netns(String);
-
-impl Netns {
-    fn new(name: &str) -> Netns {
-        let ns = Netns(format!("janus-{name}-{}", std::process::id()));
-        let _ = run_bounded(ip(&["netns", "del", &ns.0]), STEP);
-        must(ip(&["netns", "add", &ns.0]));
-        must(ip(&["-n", &ns.0, "link", "set", "lo", "up"]));
-        ns
-    }
-
-    /// `ip netns exec NS PROGRAM ARGS...`.
-    fn exec(&self, program: &str, args: &[&str]) -> Command {
-        let mut c = Command::new("ip");
-        c.args(["netns", "exec", &self.0, program]).args(args);
-        c
-    }
-
-    /// `ip -n NS ARGS...`, asserting success.
-    fn ip(&self, args: &[&str]) {
-        let mut all = vec!["-n", self.0.as_str()];
-        all.extend(args);
-        must(ip(&all));
-    }
-}
-
-impl Drop for Netns {
-    fn drop(&mut self) {
-        let _ = run_bounded(ip(&["netns", "del", &self.0]), STEP);
-    }
-}
-
-/// A root-namespace link, deleted when dropped.
-struct Link(String);
-
-impl Drop for Link {
-    fn drop(&mut self) {
-        let _ = run_bounded(ip(&["link", "del", &self.0]), STEP);
-    }
-}
-
-/// A background process: SIGTERM then (after 3 s) SIGKILL when dropped.
-/// Its stderr lines arrive on a channel.
-struct Daemon {
-    name: &'static str,
-    child: Child,
-    lines: mpsc::Receiver<String>,
-    stdout: Option<thread::JoinHandle<String>>,
-}
-
-impl Daemon {
-    fn start(name: &'static str, mut cmd: Command) -> Daemon {
-        let mut child = cmd
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {name}: {e}"));
-        let (tx, lines) = mpsc::channel();
-        let err = child.stderr.take().expect("piped stderr");
-        thread::spawn(move || {
-            for line in BufReader::new(err).lines().map_while(Result::ok) {
-                eprintln!("[{name}] {line}");
-                let _ = tx.send(line);
-            }
-        });
-        let mut out = child.stdout.take().expect("piped stdout");
-        let stdout = thread::spawn(move || {
-            let mut s = String::new();
-            let _ = std::io::Read::read_to_string(&mut out, &mut s);
-            s
-        });
-        Daemon {
-            name,
-            child,
-            lines,
-            stdout: Some(stdout),
-        }
-    }
-
-    /// Waits (at most `limit`) for a stderr line containing `want`.
-    fn wait_for(&mut self, want: &str, limit: Duration) {
-        let deadline = Instant::now() + limit;
-        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
-            match self.lines.recv_timeout(left) {
-                Ok(line) if line.contains(want) => return,
-                Ok(_) => {}
-                Err(_) => break,
-            }
-        }
-        panic!("{} did not print `{want}` within {limit:?}", self.name);
-    }
-
-    /// Stops it (SIGTERM, bounded) and returns its stdout.
-    fn stop(mut self) -> String {
-        self.terminate();
-        self.stdout
-            .take()
-            .map(|h| h.join().unwrap_or_default())
-            .unwrap_or_default()
-    }
-
-    fn terminate(&mut self) {
-        let pid = self.child.id().to_string();
-        let _ = Command::new("kill").args(["-TERM", &pid]).status();
-        let deadline = Instant::now() + Duration::from_secs(3);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            self.terminate();
-        }
-    }
-}
-
-fn ip(args: &[&str]) -> Command {
-    let mut c = Command::new("ip");
-    c.args(args);
-    c
-}
-
-/// Runs `cmd` (bounded), asserting success; returns stdout.
-fn must(cmd: Command) -> String {
-    let what = format!("{cmd:?}");
-    let done = run_bounded(cmd, STEP);
-    assert!(done.success(), "{what}: {}", done.describe(STEP));
-    done.stdout
-}
+use common::netns::{Daemon, Lines, Link, Netns, STEP, TapConfig, attach_tap, ip, must};
+use common::{repo, run_bounded};
 
 /// Whether the test can run here; prints (or, under JANUS_REQUIRE_TOOLS=1,
 /// fails with) what is missing.
 fn prerequisites() -> bool {
-    let uid = Command::new("id").arg("-u").output();
-    if !uid.is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0") {
-        missing_tool("tests/host_e2e.rs needs root (network namespaces, TAP devices)");
-        return false;
-    }
-    for tool in ["ip", "ping", "iperf3", "bash"] {
-        let found = Command::new("sh")
-            .args(["-c", &format!("command -v {tool}")])
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if !found {
-            missing_tool(&format!(
-                "{tool} is not installed (scripts/test installs it)"
-            ));
-            return false;
-        }
-    }
-    true
+    common::netns::root_and_tools("tests/host_e2e.rs", &["ip", "ping", "iperf3", "bash"])
 }
 
 /// One tenant VF as the test sets it up.
@@ -227,29 +65,17 @@ impl Vf {
     /// sources), a /24, static neighbours (the gateway's and `peers`), a
     /// default route through the gateway, no IPv6 (quiet links).
     fn configure(&self, ns: &Netns, tap: &str, peers: &[&Vf]) {
-        ns.ip(&["link", "set", tap, "address", self.mac]);
-        must(ns.exec(
-            "sysctl",
-            &["-qw", &format!("net.ipv6.conf.{tap}.disable_ipv6=1")],
-        ));
-        ns.ip(&["addr", "add", &format!("{}/24", self.ip), "dev", tap]);
-        ns.ip(&["link", "set", tap, "up"]);
         let mut neighbours = vec![(self.gateway, self.gateway_mac)];
         neighbours.extend(peers.iter().map(|p| (p.ip, p.mac)));
-        for (addr, mac) in neighbours {
-            ns.ip(&[
-                "neigh",
-                "replace",
-                addr,
-                "lladdr",
-                mac,
-                "dev",
-                tap,
-                "nud",
-                "permanent",
-            ]);
-        }
-        ns.ip(&["route", "add", "default", "via", self.gateway, "dev", tap]);
+        ns.configure_tap(
+            tap,
+            &TapConfig {
+                mac: self.mac,
+                ip: self.ip,
+                neighbours: &neighbours,
+                default_via: Some(self.gateway),
+            },
+        );
     }
 }
 
@@ -304,43 +130,22 @@ fn tenants_ping_through_the_nic_and_cannot_reach_management() {
                 "4",
             ],
         ),
+        Lines::Stderr,
     );
-    nic.wait_for("janus nic: P4Runtime", common::SERVER_START);
+    nic.wait_for(&["janus nic: P4Runtime"], common::SERVER_START);
 
     // A shim per tenant namespace: the TAP is created in the namespace.
-    let mut shims = Vec::new();
-    for (ns, vf) in [(&a1, &A1), (&a2, &A2), (&b1, &B1)] {
-        let tap = format!("t{}", vf.port);
-        let port = vf.port.to_string();
-        let mut shim = Daemon::start(
-            "shim",
-            ns.exec(
-                bin,
-                &[
-                    "host", "attach", "--nic", &dir_s, "--vf", &port, "--tap", &tap,
-                ],
-            ),
-        );
-        shim.wait_for("attached to VF", STEP);
-        shims.push(shim);
-    }
+    let shims: Vec<Daemon> = [(&a1, &A1), (&a2, &A2), (&b1, &B1)]
+        .into_iter()
+        .map(|(ns, vf)| attach_tap(ns, &dir_s, vf.port, &format!("t{}", vf.port)))
+        .collect();
     A1.configure(&a1, "t2", &[&A2, &B1]);
     A2.configure(&a2, "t3", &[&A1]);
     B1.configure(&b1, "t4", &[]);
     // a1 reaches b1's subnet directly (a static neighbour): the frames do
     // reach the NIC, whose pipeline must drop them.
     a1.ip(&["route", "add", "10.2.0.0/24", "dev", "t2"]);
-    a1.ip(&[
-        "neigh",
-        "replace",
-        B1.ip,
-        "lladdr",
-        B1.mac,
-        "dev",
-        "t2",
-        "nud",
-        "permanent",
-    ]);
+    a1.neighbour("t2", B1.ip, B1.mac);
 
     // The operator configures the tenants over P4Runtime, from the
     // management namespace.
@@ -409,7 +214,11 @@ fn tenants_ping_through_the_nic_and_cannot_reach_management() {
     capabilities(&mgmt_addr);
 
     // iperf3 a1 -> a2.
-    let server = Daemon::start("iperf3 -s", a2.exec("iperf3", &["-s", "-1", "-B", A2.ip]));
+    let server = Daemon::start(
+        "iperf3 -s",
+        a2.exec("iperf3", &["-s", "-1", "-B", A2.ip]),
+        Lines::Stderr,
+    );
     // The server prints nothing on stderr when ready: retry the client
     // while it starts (a refused attempt exits non-zero or reports an
     // error without a received rate).

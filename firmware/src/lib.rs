@@ -27,6 +27,7 @@ pub mod fault;
 pub mod keys;
 #[allow(unsafe_code)]
 pub mod mtd;
+mod nor_file;
 pub mod runtime;
 pub mod slowpath;
 pub mod tools;

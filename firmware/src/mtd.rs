@@ -12,10 +12,10 @@
 //!
 //! This is the only module with `unsafe`: the two ioctls.
 
+use crate::nor_file::NorFile;
 use janus_firmware_core::flash::{Flash, FlashError, Geometry};
-use std::fs::{File, OpenOptions};
+use std::fs::OpenOptions;
 use std::os::fd::AsRawFd;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 /// `struct mtd_info_user` of `<mtd/mtd-abi.h>`.
@@ -93,9 +93,7 @@ fn type_name(kind: u8) -> &'static str {
 /// An MTD character device as a [`Flash`].
 #[derive(Debug)]
 pub struct MtdFlash {
-    file: File,
-    path: PathBuf,
-    geometry: Geometry,
+    nor: NorFile,
 }
 
 impl MtdFlash {
@@ -145,74 +143,54 @@ impl MtdFlash {
         };
         tracing::info!(path = %path.display(), kind = type_name(info.kind), ?geometry, "MTD device opened");
         Ok(MtdFlash {
-            file,
-            path: path.to_path_buf(),
-            geometry,
+            nor: NorFile {
+                file,
+                path: path.to_path_buf(),
+                geometry,
+                label: "MTD",
+            },
         })
-    }
-
-    fn check_range(&self, offset: u64, len: usize) -> Result<(), FlashError> {
-        match offset.checked_add(len as u64) {
-            Some(end) if end <= self.geometry.size() => Ok(()),
-            _ => Err(FlashError::OutOfRange),
-        }
-    }
-
-    fn io_error(&self, what: &str, e: std::io::Error) -> FlashError {
-        tracing::warn!(path = %self.path.display(), "MTD {what} failed: {e}");
-        FlashError::Io
     }
 }
 
 impl Flash for MtdFlash {
     fn geometry(&self) -> Geometry {
-        self.geometry
+        self.nor.geometry
     }
 
     fn read(&mut self, offset: u64, buf: &mut [u8]) -> Result<(), FlashError> {
-        self.check_range(offset, buf.len())?;
-        self.file
-            .read_exact_at(buf, offset)
-            .map_err(|e| self.io_error("read", e))
+        self.nor.read(offset, buf)
     }
 
     fn erase(&mut self, sector: u32) -> Result<(), FlashError> {
-        if sector >= self.geometry.sector_count {
+        let geometry = self.nor.geometry;
+        if sector >= geometry.sector_count {
             return Err(FlashError::OutOfRange);
         }
         // The device size fits in u32 (MEMGETINFO reports it as one).
         let erase = EraseInfoUser {
-            start: sector * self.geometry.sector_size,
-            length: self.geometry.sector_size,
+            start: sector * geometry.sector_size,
+            length: geometry.sector_size,
         };
         // SAFETY: MEMERASE reads one `struct erase_info_user` through the
         // pointer; `erase` is a live value of its `#[repr(C)]` mirror that
         // outlives the call, and the kernel does not keep the pointer.
         let rc = unsafe {
             libc::ioctl(
-                self.file.as_raw_fd(),
+                self.nor.file.as_raw_fd(),
                 MEMERASE,
                 &erase as *const EraseInfoUser,
             )
         };
         if rc != 0 {
-            return Err(self.io_error("erase", std::io::Error::last_os_error()));
+            return Err(self.nor.io_error("erase", std::io::Error::last_os_error()));
         }
         Ok(())
     }
 
     fn write(&mut self, offset: u64, data: &[u8]) -> Result<(), FlashError> {
-        self.check_range(offset, data.len())?;
-        let mut cells = vec![0; data.len()];
-        self.file
-            .read_exact_at(&mut cells, offset)
-            .map_err(|e| self.io_error("read", e))?;
-        for (cell, new) in cells.iter_mut().zip(data) {
-            *cell &= new;
-        }
-        self.file
-            .write_all_at(&cells, offset)
-            .map_err(|e| self.io_error("write", e))
+        let cells = self.nor.programmed(offset, data)?;
+        self.nor.store(offset, &cells)
     }
 }
 

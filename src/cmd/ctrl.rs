@@ -7,7 +7,7 @@
 //! `janus ctrl certs` makes development certificates; `table`, `counters`
 //! and `tenant` are P4Runtime clients (`ctrl_client`).
 
-use clap::Subcommand;
+use clap::{ArgGroup, Args, Subcommand};
 use janus_ctrl::auth::TlsConfig;
 use janus_ctrl::device::Pipeline;
 use janus_ctrl::proto::p4::v1::ForwardingPipelineConfig;
@@ -16,6 +16,55 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// How the control plane serves: plaintext (`--insecure`) or mTLS with
+/// the server's certificate, key and the clients' CA; shared by `janus
+/// ctrl serve` and `janus nic run`.
+#[derive(Args)]
+pub struct TlsArgs {
+    /// Serve plaintext gRPC, without TLS: every client is the operator.
+    /// For local development only (on a card it overrides the image's
+    /// certificates).
+    #[arg(long, conflicts_with_all = ["tls_cert", "tls_key", "client_ca"])]
+    pub insecure: bool,
+    /// The server's certificate chain (PEM), for mTLS.
+    #[arg(long, value_name = "FILE", requires_all = ["tls_key", "client_ca"])]
+    pub tls_cert: Option<PathBuf>,
+    /// The server's private key (PEM).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+    /// The CA client certificates must chain to (PEM). A client's
+    /// identity is its certificate's common name: `operator` or
+    /// `tenant:<id>`.
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub client_ca: Option<PathBuf>,
+}
+
+impl TlsArgs {
+    /// The mTLS configuration the certificate flags name (read from the
+    /// files), or None when they are not given; the message of a file
+    /// that cannot be used.
+    pub fn mtls_config(&self) -> Result<Option<TlsConfig>, String> {
+        match (&self.tls_cert, &self.tls_key, &self.client_ca) {
+            (Some(cert), Some(key), Some(ca)) => TlsConfig::from_files(cert, key, ca)
+                .map(Some)
+                .map_err(|e| e.to_string()),
+            _ => Ok(None),
+        }
+    }
+}
+
+/// Refuses a control-plane address that binds every address (tenants must
+/// never reach the control plane): the message to print.
+pub(crate) fn check_management_listen(listen: SocketAddr) -> Result<(), String> {
+    if listen.ip().is_unspecified() {
+        return Err(format!(
+            "listen {listen}: bind the management address (or loopback), not every address: \
+             tenants must not reach the control plane"
+        ));
+    }
+    Ok(())
+}
+
 #[derive(Subcommand)]
 pub enum CtrlCommand {
     /// Run the P4Runtime server (gRPC) over the v1model behavioural model.
@@ -23,6 +72,7 @@ pub enum CtrlCommand {
     /// Without --p4 the server starts with no pipeline and waits for a
     /// client to push one (SetForwardingPipelineConfig; the device config
     /// is a `janus p4 compile -o` pipeline file or P4 source text).
+    #[command(group = ArgGroup::new("transport").required(true).args(["insecure", "tls_cert"]))]
     Serve {
         /// Address to listen on, e.g. 127.0.0.1:9559 (port 0: any free port).
         #[arg(long, value_name = "ADDR")]
@@ -41,22 +91,9 @@ pub enum CtrlCommand {
         #[arg(long, value_name = "N", default_value_t = janus_ctrl::server::DEFAULT_CPU_PORT,
               value_parser = clap::value_parser!(u32).range(0..512))]
         cpu_port: u32,
-        /// Serve plaintext gRPC, without TLS: every client is the
-        /// operator. For local development only.
-        #[arg(long, conflicts_with_all = ["tls_cert", "tls_key", "client_ca"],
-              required_unless_present = "tls_cert")]
-        insecure: bool,
-        /// The server's certificate chain (PEM), for mTLS.
-        #[arg(long, value_name = "FILE", requires_all = ["tls_key", "client_ca"])]
-        tls_cert: Option<PathBuf>,
-        /// The server's private key (PEM).
-        #[arg(long, value_name = "FILE", requires = "tls_cert")]
-        tls_key: Option<PathBuf>,
-        /// The CA client certificates must chain to (PEM). A client's
-        /// identity is its certificate's common name: `operator` or
-        /// `tenant:<id>`.
-        #[arg(long, value_name = "FILE", requires = "tls_cert")]
-        client_ca: Option<PathBuf>,
+        /// Plaintext or mTLS (one of them is required).
+        #[command(flatten)]
+        tls: TlsArgs,
         /// Append the audit log (every write, pipeline change and refusal)
         /// to this file as JSON lines.
         #[arg(long, value_name = "FILE")]
@@ -142,29 +179,16 @@ pub fn run(c: CtrlCommand) -> ExitCode {
             include,
             device_id,
             cpu_port,
-            insecure: _,
-            tls_cert,
-            tls_key,
-            client_ca,
+            tls,
             audit_log: _,
             state,
         } => {
-            if listen.ip().is_unspecified() {
-                eprintln!(
-                    "error: --listen {listen}: bind the management address (or loopback), not every address: \
-                     tenants must not reach the control plane"
-                );
-                return ExitCode::from(2);
-            }
-            let tls = match (&tls_cert, &tls_key, &client_ca) {
-                (Some(cert), Some(key), Some(ca)) => match TlsConfig::from_files(cert, key, ca) {
-                    Ok(t) => Some(t),
-                    Err(e) => {
-                        eprintln!("error: {e}");
-                        return ExitCode::from(2);
-                    }
-                },
-                _ => None,
+            let tls = match check_management_listen(listen).and_then(|()| tls.mtls_config()) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
             };
             let service = P4RuntimeService::with_cpu_port(device_id, cpu_port);
             if let Err(code) = start_state(&service, state, p4.as_deref(), &include) {

@@ -14,6 +14,7 @@
 use clap::{Args, Subcommand};
 use janus_host::shim::{Interface, Shim, ShimConfig, ShimCounters, Stopped};
 use janus_host::sys::signal;
+use janus_host::transport::HostEndCounters;
 use janus_host::vhost::{VhostCounters, VhostUser, VhostUserConfig};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,14 +27,25 @@ pub enum HostCommand {
     VhostUser(VhostUserArgs),
 }
 
+/// The VF a bridge serves and how it moves frames (`attach` and
+/// `vhost-user` alike).
 #[derive(Args)]
-pub struct AttachArgs {
+pub struct VfArgs {
     /// The NIC's runtime directory (`janus nic run DIR`).
     #[arg(long, value_name = "DIR")]
     nic: PathBuf,
     /// The VF's NIC port (2..=509).
-    #[arg(long, value_name = "PORT", value_parser = clap::value_parser!(u32).range(2..=509))]
-    vf: u32,
+    #[arg(long = "vf", value_name = "PORT", value_parser = clap::value_parser!(u32).range(2..=509))]
+    port: u32,
+    /// Most frames moved per direction per round.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    batch: u16,
+}
+
+#[derive(Args)]
+pub struct AttachArgs {
+    #[command(flatten)]
+    vf: VfArgs,
     /// A TAP device to create (or open) and bridge.
     #[arg(
         long,
@@ -45,25 +57,15 @@ pub struct AttachArgs {
     /// An existing interface (a veth end) to bridge through a packet socket.
     #[arg(long, value_name = "NAME")]
     veth: Option<String>,
-    /// Most frames moved per direction per round.
-    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u16).range(1..=1024))]
-    batch: u16,
 }
 
 #[derive(Args)]
 pub struct VhostUserArgs {
-    /// The NIC's runtime directory (`janus nic run DIR`).
-    #[arg(long, value_name = "DIR")]
-    nic: PathBuf,
-    /// The VF's NIC port (2..=509).
-    #[arg(long, value_name = "PORT", value_parser = clap::value_parser!(u32).range(2..=509))]
-    vf: u32,
+    #[command(flatten)]
+    vf: VfArgs,
     /// The vhost-user socket to create (QEMU: `-chardev socket,path=PATH`).
     #[arg(long, value_name = "PATH")]
     socket: PathBuf,
-    /// Most frames moved per direction per round.
-    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u16).range(1..=1024))]
-    batch: u16,
 }
 
 pub fn run(cmd: HostCommand) -> ExitCode {
@@ -74,15 +76,14 @@ pub fn run(cmd: HostCommand) -> ExitCode {
 }
 
 fn vhost_user(args: VhostUserArgs) -> ExitCode {
-    if let Err(e) = signal::install_stop_handler() {
-        eprintln!("error: cannot handle signals: {e}");
-        return ExitCode::from(1);
+    if let Err(code) = install_stop_handler() {
+        return code;
     }
     let config = VhostUserConfig {
-        nic_dir: args.nic,
-        port: args.vf,
+        nic_dir: args.vf.nic,
+        port: args.vf.port,
         socket: args.socket.clone(),
-        batch: usize::from(args.batch),
+        batch: usize::from(args.vf.batch),
     };
     let mut server = match VhostUser::attach(config) {
         Ok(s) => s,
@@ -94,26 +95,15 @@ fn vhost_user(args: VhostUserArgs) -> ExitCode {
     eprintln!(
         "janus host: vhost-user socket {} serves VF {}",
         args.socket.display(),
-        args.vf
+        args.vf.port
     );
     let result = server.run(&signal::stop_requested);
     println!("guests: {} sessions", server.guests());
     print_vhost_counters(&server.counters(), &server.nic_counters());
-    match result {
-        Ok(Stopped::Requested) => ExitCode::SUCCESS,
-        Ok(Stopped::NicClosed) => {
-            eprintln!("janus host: the NIC closed VF {}", args.vf);
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(1)
-        }
-    }
+    exit_code(result, args.vf.port)
 }
 
 fn print_vhost_counters(c: &VhostCounters, nic: &[u64; 6]) {
-    let t = &c.transport;
     println!(
         "guest: {} frames ({} bytes) received, {} frames ({} bytes) sent, {} too small for a receive buffer, {} bad transmit chains, {} interrupts",
         c.to_guest,
@@ -124,12 +114,7 @@ fn print_vhost_counters(c: &VhostCounters, nic: &[u64; 6]) {
         c.tx_bad,
         c.guest_interrupts
     );
-    println!(
-        "to the NIC: {} frames, {} bytes, {} kicks, {} times the ring was full",
-        t.tx_frames, t.tx_bytes, t.kicks, t.tx_ring_full
-    );
-    println!("from the NIC: {} frames, {} bytes", t.rx_frames, t.rx_bytes);
-    print_nic_counters(nic);
+    print_transport_counters(&c.transport, nic);
 }
 
 fn attach(args: AttachArgs) -> ExitCode {
@@ -141,18 +126,17 @@ fn attach(args: AttachArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if let Err(e) = signal::install_stop_handler() {
-        eprintln!("error: cannot handle signals: {e}");
-        return ExitCode::from(1);
+    if let Err(code) = install_stop_handler() {
+        return code;
     }
     let name = match &interface {
         Interface::Tap(n) | Interface::Veth(n) => n.clone(),
     };
     let config = ShimConfig {
-        nic_dir: args.nic,
-        port: args.vf,
+        nic_dir: args.vf.nic,
+        port: args.vf.port,
         interface,
-        batch: usize::from(args.batch),
+        batch: usize::from(args.vf.batch),
     };
     let mut shim = match Shim::attach(config) {
         Ok(s) => s,
@@ -161,13 +145,28 @@ fn attach(args: AttachArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    eprintln!("janus host: {name} attached to VF {}", args.vf);
+    eprintln!("janus host: {name} attached to VF {}", args.vf.port);
     let result = shim.run(&signal::stop_requested);
     print_counters(&shim.counters(), &shim.nic_counters());
+    exit_code(result, args.vf.port)
+}
+
+/// Installs the SIGINT/SIGTERM handler; exit 1 when it cannot.
+fn install_stop_handler() -> Result<(), ExitCode> {
+    signal::install_stop_handler().map_err(|e| {
+        eprintln!("error: cannot handle signals: {e}");
+        ExitCode::from(1)
+    })
+}
+
+/// The exit code of a bridge to VF `vf` that stopped with `result`: 0
+/// when asked to stop or when the NIC closed the VF (said on stderr), 1
+/// on an error.
+fn exit_code(result: Result<Stopped, impl std::fmt::Display>, vf: u32) -> ExitCode {
     match result {
         Ok(Stopped::Requested) => ExitCode::SUCCESS,
         Ok(Stopped::NicClosed) => {
-            eprintln!("janus host: the NIC closed VF {}", args.vf);
+            eprintln!("janus host: the NIC closed VF {vf}");
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -178,11 +177,15 @@ fn attach(args: AttachArgs) -> ExitCode {
 }
 
 fn print_counters(c: &ShimCounters, nic: &[u64; 6]) {
-    let t = &c.transport;
     println!(
         "interface: {} frames read, {} written, {} dropped (interface full or down), {} oversized",
         c.from_interface, c.to_interface, c.interface_drops, c.oversized
     );
+    print_transport_counters(&c.transport, nic);
+}
+
+/// The transport's counters (host side) and the VF's (NIC side).
+fn print_transport_counters(t: &HostEndCounters, nic: &[u64; 6]) {
     println!(
         "to the NIC: {} frames, {} bytes, {} kicks, {} times the ring was full",
         t.tx_frames, t.tx_bytes, t.kicks, t.tx_ring_full

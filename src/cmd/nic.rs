@@ -14,7 +14,7 @@ use janus_firmware::tools::card_ops::{
 };
 use janus_firmware::tools::inspect::event_name;
 use janus_firmware::tools::{ToolError, hex, parse_hex};
-use janus_firmware_core::boot::BootConfig;
+use janus_firmware_core::boot::{BootConfig, Confirmed};
 use janus_firmware_core::flasher::FlashOptions;
 use janus_firmware_core::layout::Slot;
 use std::path::PathBuf;
@@ -240,20 +240,25 @@ pub(super) fn print_boot_summary(report: &BootReport) {
     }
 }
 
+/// Says that the health check passed and the boot `c` is confirmed.
+pub(super) fn print_confirmed(c: &Confirmed) {
+    println!(
+        "health check passed: slot {} confirmed{}, anti-rollback counter {}",
+        c.slot,
+        if c.promoted {
+            " (now last known good)"
+        } else {
+            ""
+        },
+        c.security_version
+    );
+}
+
 fn print_boot(report: &BootReport, health: Option<Health>) {
     print_boot_summary(report);
     let o = &report.outcome;
     match (&report.confirmed, health) {
-        (Some(c), _) => println!(
-            "health check passed: slot {} confirmed{}, anti-rollback counter {}",
-            c.slot,
-            if c.promoted {
-                " (now last known good)"
-            } else {
-                ""
-            },
-            c.security_version
-        ),
+        (Some(c), _) => print_confirmed(c),
         (None, Some(Health::Fail)) => println!(
             "health check failed: boot not confirmed ({} attempt(s) used)",
             o.state.attempts

@@ -25,6 +25,7 @@
 //! counters. Exit 2 on bad arguments or program, 1 when the card does not
 //! boot or pass its health check, or something cannot be bound or served.
 
+use super::ctrl::TlsArgs;
 use super::ctrl_client::entry::EntrySpec;
 use super::ctrl_client::tenant::{self, TenantSpec};
 use super::ctrl_client::{insert_entries, session};
@@ -86,19 +87,9 @@ pub struct RunArgs {
     /// The P4Runtime device id.
     #[arg(long, default_value_t = 1)]
     device_id: u64,
-    /// Serve plaintext gRPC: every client is the operator (development; on
-    /// a card it overrides the configuration's certificates).
-    #[arg(long, conflicts_with_all = ["tls_cert", "tls_key", "client_ca"])]
-    insecure: bool,
-    /// The server's certificate chain (PEM), for mTLS.
-    #[arg(long, value_name = "FILE", requires_all = ["tls_key", "client_ca"])]
-    tls_cert: Option<PathBuf>,
-    /// The server's private key (PEM).
-    #[arg(long, value_name = "FILE", requires = "tls_cert")]
-    tls_key: Option<PathBuf>,
-    /// The CA client certificates must chain to (PEM).
-    #[arg(long, value_name = "FILE", requires = "tls_cert")]
-    client_ca: Option<PathBuf>,
+    /// Plaintext or mTLS (on a card, by default the image's certificates).
+    #[command(flatten)]
+    tls: TlsArgs,
 }
 
 /// What the process serves, from a booted card or from `--p4`.
@@ -158,12 +149,10 @@ fn development(args: &RunArgs, p4: &std::path::Path) -> Result<Served, ExitCode>
     let listen = args
         .listen
         .ok_or_else(|| fail("--p4 needs --listen ADDR".into()))?;
-    let tls = match (&args.tls_cert, &args.tls_key, &args.client_ca) {
-        (Some(cert), Some(key), Some(ca)) => {
-            Some(TlsConfig::from_files(cert, key, ca).map_err(|e| fail(e.to_string()))?)
-        }
-        _ if args.insecure => None,
-        _ => {
+    let tls = match args.tls.mtls_config().map_err(fail)? {
+        Some(t) => Some(t),
+        None if args.tls.insecure => None,
+        None => {
             return Err(fail(
                 "--p4 needs --insecure or --tls-cert/--tls-key/--client-ca".into(),
             ));
@@ -190,15 +179,13 @@ fn boot(args: &RunArgs) -> Result<Served, ExitCode> {
     };
     super::nic::print_boot_summary(&booted.report);
     let config = booted.config;
-    let tls = match (&args.tls_cert, &args.tls_key, &args.client_ca) {
-        (Some(cert), Some(key), Some(ca)) => match TlsConfig::from_files(cert, key, ca) {
-            Ok(t) => Some(t),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return Err(ExitCode::from(2));
-            }
-        },
-        _ if args.insecure => {
+    let from_files = args.tls.mtls_config().map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(2)
+    })?;
+    let tls = match from_files {
+        Some(t) => Some(t),
+        None if args.tls.insecure => {
             eprintln!(
                 "warning: --insecure: serving plaintext, the image's certificates unused (development only)"
             );
@@ -370,10 +357,8 @@ pub fn run(args: &RunArgs) -> ExitCode {
         Ok(s) => s,
         Err(code) => return code,
     };
-    if listen.ip().is_unspecified() {
-        eprintln!(
-            "error: listen {listen}: bind the management address, not every address: tenants must not reach the control plane"
-        );
+    if let Err(e) = super::ctrl::check_management_listen(listen) {
+        eprintln!("error: {e}");
         return ExitCode::from(2);
     }
     let service = P4RuntimeService::with_cpu_port(args.device_id, janus_nic::ports::CPU_PORT);
@@ -627,16 +612,7 @@ fn swap_reply(dir: &Path, outcome: Result<SwapOutcome, runtime::SwapError>) -> S
 /// Confirms the boot of the card in `args.dir` and says so.
 fn confirm(args: &RunArgs) -> Result<(), String> {
     let c = runtime::confirm(&args.dir).map_err(|e| e.to_string())?;
-    println!(
-        "health check passed: slot {} confirmed{}, anti-rollback counter {}",
-        c.slot,
-        if c.promoted {
-            " (now last known good)"
-        } else {
-            ""
-        },
-        c.security_version
-    );
+    super::nic::print_confirmed(&c);
     Ok(())
 }
 

@@ -6,6 +6,8 @@
 
 #![allow(dead_code)]
 
+pub mod netns;
+
 use std::io::{BufRead, BufReader, Read};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

@@ -30,6 +30,22 @@ impl Geometry {
     pub const fn size(&self) -> u64 {
         self.sector_size as u64 * self.sector_count as u64
     }
+
+    /// Checks that `len` bytes at `offset` lie inside the device.
+    pub fn check_range(&self, offset: u64, len: usize) -> Result<(), FlashError> {
+        match offset.checked_add(len as u64) {
+            Some(end) if end <= self.size() => Ok(()),
+            _ => Err(FlashError::OutOfRange),
+        }
+    }
+}
+
+/// Programs `data` over the stored `cells` with NOR semantics: each byte
+/// becomes `old & new` (bits are only ever cleared).
+pub fn program(cells: &mut [u8], data: &[u8]) {
+    for (cell, new) in cells.iter_mut().zip(data) {
+        *cell &= new;
+    }
 }
 
 /// Why a storage operation failed.

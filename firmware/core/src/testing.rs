@@ -132,9 +132,7 @@ impl Flash for RamFlash {
             Some(Tear::NotDone) => 0,
             Some(Tear::Prefix(n)) => n.min(data.len()),
         };
-        for (stored, new) in self.bytes[range].iter_mut().zip(&data[..len]) {
-            *stored &= new;
-        }
+        crate::flash::program(&mut self.bytes[range], &data[..len]);
         if !self.powered {
             return Err(FlashError::PowerLost);
         }

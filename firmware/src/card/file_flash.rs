@@ -7,9 +7,9 @@
 //! that is killed loses nothing. Whether it is also on the disk is the
 //! [`Durability`] choice.
 
+use crate::nor_file::NorFile;
 use janus_firmware_core::flash::{Flash, FlashError, Geometry};
 use std::fs::File;
-use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
 
 /// When the flash file is synced to the disk.
@@ -30,9 +30,7 @@ pub enum Durability {
 /// The flash of a simulated card, backed by `flash.bin`.
 #[derive(Debug)]
 pub struct FileFlash {
-    file: File,
-    path: PathBuf,
-    geometry: Geometry,
+    nor: NorFile,
     durability: Durability,
 }
 
@@ -45,75 +43,54 @@ impl FileFlash {
         durability: Durability,
     ) -> Self {
         FileFlash {
-            file,
-            path,
-            geometry,
+            nor: NorFile {
+                file,
+                path,
+                geometry,
+                label: "flash",
+            },
             durability,
         }
     }
 
     /// Syncs the flash file to the disk (`fdatasync`).
     pub fn sync(&self) -> Result<(), FlashError> {
-        self.file.sync_data().map_err(|e| self.io_error("sync", e))
-    }
-
-    /// Checks that `len` bytes at `offset` lie inside the device.
-    fn check_range(&self, offset: u64, len: usize) -> Result<(), FlashError> {
-        match offset.checked_add(len as u64) {
-            Some(end) if end <= self.geometry.size() => Ok(()),
-            _ => Err(FlashError::OutOfRange),
-        }
+        self.nor
+            .file
+            .sync_data()
+            .map_err(|e| self.nor.io_error("sync", e))
     }
 
     /// Stores `bytes` at `offset`, then syncs if the durability asks.
     fn store(&self, offset: u64, bytes: &[u8]) -> Result<(), FlashError> {
-        self.file
-            .write_all_at(bytes, offset)
-            .map_err(|e| self.io_error("write", e))?;
+        self.nor.store(offset, bytes)?;
         match self.durability {
             Durability::PageCache => Ok(()),
             Durability::SyncEachOperation => self.sync(),
         }
     }
-
-    fn io_error(&self, what: &str, e: std::io::Error) -> FlashError {
-        tracing::warn!(path = %self.path.display(), "flash {what} failed: {e}");
-        FlashError::Io
-    }
 }
 
 impl Flash for FileFlash {
     fn geometry(&self) -> Geometry {
-        self.geometry
+        self.nor.geometry
     }
 
     fn read(&mut self, offset: u64, buf: &mut [u8]) -> Result<(), FlashError> {
-        self.check_range(offset, buf.len())?;
-        self.file
-            .read_exact_at(buf, offset)
-            .map_err(|e| self.io_error("read", e))
+        self.nor.read(offset, buf)
     }
 
     fn erase(&mut self, sector: u32) -> Result<(), FlashError> {
-        if sector >= self.geometry.sector_count {
+        let geometry = self.nor.geometry;
+        if sector >= geometry.sector_count {
             return Err(FlashError::OutOfRange);
         }
-        let erased = vec![0xFF; self.geometry.sector_size as usize];
-        self.store(
-            u64::from(sector) * u64::from(self.geometry.sector_size),
-            &erased,
-        )
+        let erased = vec![0xFF; geometry.sector_size as usize];
+        self.store(u64::from(sector) * u64::from(geometry.sector_size), &erased)
     }
 
     fn write(&mut self, offset: u64, data: &[u8]) -> Result<(), FlashError> {
-        self.check_range(offset, data.len())?;
-        let mut cells = vec![0; data.len()];
-        self.file
-            .read_exact_at(&mut cells, offset)
-            .map_err(|e| self.io_error("read", e))?;
-        for (cell, new) in cells.iter_mut().zip(data) {
-            *cell &= new;
-        }
+        let cells = self.nor.programmed(offset, data)?;
         self.store(offset, &cells)
     }
 }

@@ -39,9 +39,7 @@ impl Flash for MemFlash {
 
     fn write(&mut self, offset: u64, data: &[u8]) -> Result<(), FlashError> {
         let range = self.range(offset, data.len())?;
-        for (cell, new) in self.bytes[range].iter_mut().zip(data) {
-            *cell &= new;
-        }
+        janus_firmware_core::flash::program(&mut self.bytes[range], data);
         Ok(())
     }
 }

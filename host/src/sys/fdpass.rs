@@ -8,8 +8,9 @@ use std::os::unix::net::UnixStream;
 
 use super::check_size;
 
-/// Most descriptors one message carries.
-pub const MAX_FDS: usize = 4;
+/// Most descriptors one message carries (a vhost-user memory table has
+/// up to 8).
+pub const MAX_FDS: usize = 8;
 
 /// Room for a control message of [`MAX_FDS`] descriptors (aligned for
 /// `cmsghdr`).

@@ -10,6 +10,7 @@
 
 mod backend;
 mod net;
+mod relay;
 mod server;
 
 pub use backend::VhostCounters;

@@ -2,17 +2,17 @@
 //! the per-frame header.
 //!
 //! Offered: `VIRTIO_F_VERSION_1` (a modern device: the header is always
-//! the 12-byte `virtio_net_hdr_v1`). Not `VHOST_USER_F_PROTOCOL_FEATURES`:
-//! QEMU sends `SET_VRING_ENABLE` as soon as the back end offers it, before
-//! `SET_FEATURES` acknowledges it, and the `vhost` crate refuses that
-//! message until then; without it the rings start when the VMM starts the
-//! device, which is all a net device needs. Nothing else: no
+//! the 12-byte `virtio_net_hdr_v1`) and `VHOST_USER_F_PROTOCOL_FEATURES`
+//! (QEMU cannot start a vhost-user net device without it: it enables the
+//! rings with `SET_VRING_ENABLE`, which needs the bit; its early requests
+//! go through `relay`), with no protocol feature. Nothing else: no
 //! checksum or segmentation offloads (every frame is complete and at most
 //! one VF buffer long), no mergeable receive buffers (each received frame
 //! takes one descriptor chain, `num_buffers` is 1), no event index, no
 //! indirect descriptors, one queue pair. QEMU itself provides the MAC
 //! address and link status in the device's configuration space.
 
+use vhost::vhost_user::message::VhostUserVirtioFeatures;
 use virtio_bindings::virtio_config::VIRTIO_F_VERSION_1;
 
 /// Bytes of `virtio_net_hdr_v1` in front of every frame, both ways.
@@ -23,7 +23,7 @@ const NUM_BUFFERS: usize = 10;
 
 /// The device feature bits this backend offers the VMM.
 pub fn backend_features() -> u64 {
-    1 << VIRTIO_F_VERSION_1
+    1 << VIRTIO_F_VERSION_1 | VhostUserVirtioFeatures::PROTOCOL_FEATURES.bits()
 }
 
 /// The header written in front of a frame for the guest: no checksum or
@@ -46,7 +46,7 @@ mod tests {
     }
 
     #[test]
-    fn features_are_version_1_only() {
-        assert_eq!(backend_features(), 1 << 32);
+    fn features_are_version_1_and_protocol_features() {
+        assert_eq!(backend_features(), 1 << 32 | 1 << 30);
     }
 }

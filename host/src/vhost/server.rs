@@ -5,6 +5,8 @@
 //! listens again. It stops when asked or when the NIC closes the VF.
 
 use std::os::fd::{AsRawFd, RawFd};
+use std::os::linux::net::SocketAddrExt;
+use std::os::unix::net::{SocketAddr, UnixListener, UnixStream};
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::thread;
@@ -17,6 +19,7 @@ use vmm_sys_util::epoll::EventSet;
 
 use super::VhostError;
 use super::backend::{Memory, NIC_EVENT, NetBackend, VhostCounters};
+use super::relay::Relay;
 use crate::shim::Stopped;
 use crate::sys::poll::{self, PollFd};
 use crate::transport::{HostEnd, socket_path};
@@ -121,6 +124,39 @@ impl VhostUser {
         Ok(None)
     }
 
+    /// Accepts the VMM's connection and starts `daemon` on a private one,
+    /// with the relay between them (see `relay`).
+    fn connect_through_relay(
+        &self,
+        daemon: &mut VhostUserDaemon<NetBackend>,
+    ) -> Result<Relay, VhostError> {
+        let socket = |reason: std::io::Error| VhostError::Socket {
+            path: self.config.socket.display().to_string(),
+            reason: reason.to_string(),
+        };
+        let Some(frontend) = self.listener.accept().map_err(|e| VhostError::Socket {
+            path: self.config.socket.display().to_string(),
+            reason: e.to_string(),
+        })?
+        else {
+            return Err(VhostError::Session("the VMM's connection went away".into()));
+        };
+        // An abstract address: no file, gone with its listener.
+        let name = format!(
+            "janus-vhost-{}-{}-{}",
+            std::process::id(),
+            self.config.port,
+            self.guests
+        );
+        let addr = SocketAddr::from_abstract_name(name.as_bytes()).map_err(socket)?;
+        let private = UnixListener::bind_addr(&addr).map_err(socket)?;
+        let backend = UnixStream::connect_addr(&addr).map_err(socket)?;
+        daemon
+            .start(&mut Listener::from(private))
+            .map_err(|e| VhostError::Session(e.to_string()))?;
+        Relay::start(frontend, backend).map_err(socket)
+    }
+
     /// Serves the connecting guest until it leaves (`None`) or the server
     /// must stop.
     fn serve_guest(&mut self, stop: &dyn Fn() -> bool) -> Result<Option<Stopped>, VhostError> {
@@ -133,7 +169,7 @@ impl VhostUser {
                 .register_listener(self.backend.irq_fd(), EventSet::IN, NIC_EVENT)
                 .map_err(VhostError::Poll)?;
         }
-        daemon.start(&mut self.listener).map_err(session)?;
+        let relay = self.connect_through_relay(&mut daemon)?;
         self.guests += 1;
         tracing::info!(port = self.config.port, "vhost-user: a guest connected");
         let shutdown = daemon.shutdown_handle();
@@ -160,6 +196,7 @@ impl VhostUser {
             .map_err(|_| VhostError::Session("the session's thread panicked".into()))?;
         // Dropping the daemon stops and joins its data-path thread.
         drop(daemon);
+        relay.finish();
         self.backend.end_session();
         match result {
             Ok(()) => tracing::info!(port = self.config.port, "vhost-user: the guest left"),

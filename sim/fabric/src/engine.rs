@@ -728,17 +728,12 @@ impl<'a> Sim<'a> {
         let key = self.flows[i].key;
         let route = self.router.route(&key, &self.view);
         self.check_route(&key, &route)?;
-        let live = self.phys.route_is_live(&route);
-        let class = if live {
-            Some(self.solver.add(&route, 1)?)
-        } else {
-            None
-        };
+        let class = self.admit(&route)?;
         let f = &mut self.flows[i];
         f.route = route;
         f.seg_rem = f.rem;
         f.class = class;
-        if live {
+        if class.is_some() {
             f.stall = None;
         } else if let Some(s) = &mut f.stall {
             s.retry_at = None;
@@ -775,15 +770,10 @@ impl<'a> Sim<'a> {
                 continue;
             }
             self.stall(index)?;
-            let live = self.phys.route_is_live(&route);
-            let class = if live {
-                Some(self.solver.add(&route, 1)?)
-            } else {
-                None
-            };
+            let class = self.admit(&route)?;
             let f = &mut self.flows[index];
             f.route = route;
-            if live {
+            if class.is_some() {
                 f.class = class;
                 f.stall = None;
             }
@@ -793,6 +783,16 @@ impl<'a> Sim<'a> {
             self.schedule(self.now + p, Scheduled::Rebalance);
         }
         Ok(())
+    }
+
+    /// A flow on `route` joins the solver when every link of the route is
+    /// up: its class, or None when the flow must stall.
+    fn admit(&mut self, route: &Route) -> Result<Option<ClassId>, EngineError> {
+        if self.phys.route_is_live(route) {
+            Ok(Some(self.solver.add(route, 1)?))
+        } else {
+            Ok(None)
+        }
     }
 
     fn check_route(&self, key: &FlowKey, route: &Route) -> Result<(), EngineError> {
@@ -855,13 +855,8 @@ impl<'a> Sim<'a> {
                 };
                 let route = self.router.route(&key, &self.view);
                 self.check_route(&key, &route)?;
-                let live = self.phys.route_is_live(&route);
-                let class = if live {
-                    Some(self.solver.add(&route, 1)?)
-                } else {
-                    stalled = true;
-                    None
-                };
+                let class = self.admit(&route)?;
+                stalled |= class.is_none();
                 routes.push(route.clone());
                 self.flows.push(Flow {
                     serial: self.serial,
@@ -874,7 +869,7 @@ impl<'a> Sim<'a> {
                     seg_rem: bytes,
                     rate: 0.0,
                     start: self.now,
-                    stall: (!live).then_some(Stall {
+                    stall: class.is_none().then_some(Stall {
                         since: self.now,
                         retry_at: None,
                     }),
