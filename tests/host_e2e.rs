@@ -209,6 +209,9 @@ fn tenants_ping_through_the_nic_and_cannot_reach_management() {
         ],
     ));
     assert!(list.contains("3 entries"), "{list}");
+    // ...by p4runtime-shell too, which fetches the pipeline from the NIC
+    // and reads the same table.
+    p4runtime_shell_reads_vf_tenants(&mgmt, &mgmt_addr);
     // ...and from the operator's end of the management network
     // (P4Runtime Capabilities).
     capabilities(&mgmt_addr);
@@ -270,4 +273,22 @@ fn capabilities(addr: &str) {
         Ok(Err(e)) => panic!("Capabilities: {e}"),
         Err(_) => panic!("Capabilities did not answer within 10 s"),
     }
+}
+
+/// p4runtime-shell (the venv scripts/test installs) connects from the
+/// management namespace, takes the P4Info from the NIC and reads
+/// `vf_tenants`: the three VFs configured.
+fn p4runtime_shell_reads_vf_tenants(mgmt: &Netns, addr: &str) {
+    let Some(venv) = common::venv("JANUS_P4RT_SHELL_VENV") else {
+        return;
+    };
+    let python = venv.join("bin/python").display().to_string();
+    let script = format!(
+        "import p4runtime_sh.shell as sh\n\
+         sh.setup(device_id=1, grpc_addr='{addr}', election_id=(1, 0))\n\
+         print('entries', len(list(sh.TableEntry('vf_tenants').read())))\n\
+         sh.teardown()\n"
+    );
+    let out = must(mgmt.exec(&python, &["-c", &script]));
+    assert!(out.contains("entries 3"), "p4runtime-shell read: {out}");
 }
