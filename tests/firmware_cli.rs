@@ -2,47 +2,16 @@
 //! build, card creation, flash, boot, attest, verify-quote, and the
 //! refusals' messages.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn janus(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_janus"))
-        .args(args)
-        .current_dir(dir)
-        .env("SOURCE_DATE_EPOCH", "1760000000")
-        .output()
-        .expect("janus runs")
-}
+use std::path::Path;
+use std::process::Command;
 
-/// Runs `janus`, asserts exit code `code`, returns stdout and stderr.
-fn janus_code(dir: &Path, args: &[&str], code: i32) -> (String, String) {
-    let out = janus(dir, args);
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    );
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "janus {args:?}\n{stdout}{stderr}"
-    );
-    (stdout, stderr)
-}
-
-struct Temp(PathBuf);
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn temp(tag: &str) -> Temp {
-    let dir = std::env::temp_dir().join(format!("janus-fwcli-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    Temp(dir)
-}
+use common::TempDir;
+use common::card::{
+    BUILD_TIME, Workshop, build_image, create_card, flashed_card as flash_config, janus_code,
+    workshop as write_workshop,
+};
 
 const CONFIG: &str = r#"
 [management]
@@ -60,50 +29,30 @@ gateway = { mac = "02:00:00:00:00:fe", ipv4 = "10.0.1.1" }
 vfs = [{ port = 1, mac = "02:00:00:00:01:01", ipv4 = "10.0.1.10" }]
 "#;
 
-/// Keys, development certificates and a configuration in `dir`.
+/// Keys, development certificates and [`CONFIG`] in `dir`.
 fn workshop(dir: &Path) {
-    janus_code(dir, &["keys", "generate", "--out", "keys"], 0);
-    janus_code(dir, &["ctrl", "certs", "--out", "certs"], 0);
-    std::fs::write(dir.join("fw.toml"), CONFIG).unwrap();
-}
-
-fn build(dir: &Path, key: &str, model: &str, version: &str, out: &str) {
-    let p4 = concat!(env!("CARGO_MANIFEST_DIR"), "/p4/sdn.p4");
-    janus_code(
+    write_workshop(
         dir,
-        &[
-            "image",
-            "build",
-            "--p4",
-            p4,
-            "--config",
-            "fw.toml",
-            "--key",
-            key,
-            "--model",
-            model,
-            "--security-version",
-            version,
-            "-o",
-            out,
-        ],
-        0,
+        &Workshop {
+            config: CONFIG,
+            server_hosts: &[],
+        },
     );
 }
 
 #[test]
 fn keys_build_create_flash_boot_attest_verify_quote() {
-    let t = temp("e2e");
-    let dir = t.0.as_path();
+    let t = TempDir::new("fwcli-e2e");
+    let dir = t.path();
     workshop(dir);
-    build(dir, "keys/janus.key", "janus-sim", "1", "nic.img");
+    build_image(dir, "keys/janus.key", "janus-sim", "1", "nic.img");
 
     let (json, _) = janus_code(dir, &["image", "inspect", "nic.img", "--json"], 0);
     let json: serde_json::Value = serde_json::from_str(&json).expect("inspect --json is JSON");
     assert_eq!(json["schema"], "janus-image-inspect/1");
     assert_eq!(json["security_version"], 1);
     assert_eq!(json["model"]["name"], "janus-sim");
-    assert_eq!(json["provenance"]["build_time"], 1_760_000_000u64);
+    assert_eq!(json["provenance"]["build_time"], BUILD_TIME);
     assert_eq!(json["components"].as_array().unwrap().len(), 3);
     let pcr = json["measurement"]["pcr"].as_str().unwrap().to_string();
     let (text, _) = janus_code(dir, &["image", "inspect", "nic.img"], 0);
@@ -133,21 +82,7 @@ fn keys_build_create_flash_boot_attest_verify_quote() {
     );
     assert!(err.contains("downgrade refused"), "{err}");
 
-    janus_code(
-        dir,
-        &[
-            "nic",
-            "create",
-            "card",
-            "--root-pubkey",
-            "keys/janus.pub",
-            "--flash-size",
-            "1MiB",
-            "--sector-size",
-            "4KiB",
-        ],
-        0,
-    );
+    create_card(dir);
     let (out, _) = janus_code(dir, &["nic", "flash", "card", "nic.img"], 0);
     assert!(out.contains("into slot A") && out.contains(" ms"), "{out}");
     let (out, _) = janus_code(dir, &["nic", "boot", "card", "--health", "pass"], 0);
@@ -227,33 +162,19 @@ fn keys_build_create_flash_boot_attest_verify_quote() {
 
 #[test]
 fn nic_flash_refusals_have_distinct_messages_and_leave_flash_alone() {
-    let t = temp("refuse");
-    let dir = t.0.as_path();
+    let t = TempDir::new("fwcli-refuse");
+    let dir = t.path();
     workshop(dir);
     janus_code(
         dir,
         &["keys", "generate", "--out", "keys", "--name", "other"],
         0,
     );
-    build(dir, "keys/janus.key", "janus-sim", "2", "v2.img");
-    build(dir, "keys/janus.key", "janus-sim", "1", "v1.img");
-    build(dir, "keys/other.key", "janus-sim", "3", "foreign.img");
-    build(dir, "keys/janus.key", "janus-lab", "3", "lab.img");
-    janus_code(
-        dir,
-        &[
-            "nic",
-            "create",
-            "card",
-            "--root-pubkey",
-            "keys/janus.pub",
-            "--flash-size",
-            "1MiB",
-            "--sector-size",
-            "4KiB",
-        ],
-        0,
-    );
+    build_image(dir, "keys/janus.key", "janus-sim", "2", "v2.img");
+    build_image(dir, "keys/janus.key", "janus-sim", "1", "v1.img");
+    build_image(dir, "keys/other.key", "janus-sim", "3", "foreign.img");
+    build_image(dir, "keys/janus.key", "janus-lab", "3", "lab.img");
+    create_card(dir);
     janus_code(dir, &["nic", "flash", "card", "v2.img"], 0);
     janus_code(dir, &["nic", "boot", "card", "--health", "pass"], 0);
     let before = std::fs::read(dir.join("card/flash.bin")).unwrap();
@@ -299,31 +220,19 @@ vfs = [
 /// Keys, certificates, an image of p4/sdn.p4 with [`RUN_CONFIG`], and a
 /// card with it flashed (pending its trial boot).
 fn flashed_card(dir: &Path) {
-    workshop(dir);
-    std::fs::write(dir.join("fw.toml"), RUN_CONFIG).unwrap();
-    build(dir, "keys/janus.key", "janus-sim", "1", "nic.img");
-    janus_code(
+    flash_config(
         dir,
-        &[
-            "nic",
-            "create",
-            "card",
-            "--root-pubkey",
-            "keys/janus.pub",
-            "--flash-size",
-            "1MiB",
-            "--sector-size",
-            "4KiB",
-        ],
-        0,
+        &Workshop {
+            config: RUN_CONFIG,
+            server_hosts: &[],
+        },
     );
-    janus_code(dir, &["nic", "flash", "card", "nic.img"], 0);
 }
 
 #[test]
 fn nic_run_boots_the_card_passes_its_health_check_and_confirms() {
-    let t = temp("run");
-    let dir = t.0.as_path();
+    let t = TempDir::new("fwcli-run");
+    let dir = t.path();
     flashed_card(dir);
     let mut nic = NicProcess::start(dir);
     let (code, stdout) = nic.stop_with_code();
@@ -346,8 +255,8 @@ fn nic_run_boots_the_card_passes_its_health_check_and_confirms() {
 
 #[test]
 fn nic_run_that_cannot_serve_leaves_the_boot_unconfirmed() {
-    let t = temp("run-fail");
-    let dir = t.0.as_path();
+    let t = TempDir::new("fwcli-run-fail");
+    let dir = t.path();
     flashed_card(dir);
     // The management address is taken: the card boots but never serves.
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -473,12 +382,12 @@ fn plant_pending_image(card: &Path, image: &[u8]) {
 
 #[test]
 fn nic_swap_refuses_another_keys_image_then_commits_a_new_one() {
-    let t = temp("swap-ok");
-    let dir = t.0.as_path();
+    let t = TempDir::new("fwcli-swap-ok");
+    let dir = t.path();
     flashed_card(dir);
     janus_code(dir, &["keys", "generate", "--out", "other"], 0);
-    build(dir, "other/janus.key", "janus-sim", "2", "other.img");
-    build(dir, "keys/janus.key", "janus-sim", "2", "v2.img");
+    build_image(dir, "other/janus.key", "janus-sim", "2", "other.img");
+    build_image(dir, "keys/janus.key", "janus-sim", "2", "v2.img");
     let mut nic = NicProcess::start(dir);
 
     // Signed by another key: refused before anything changes.
@@ -520,8 +429,8 @@ fn nic_swap_refuses_another_keys_image_then_commits_a_new_one() {
 
 #[test]
 fn nic_swap_whose_health_check_fails_reverts_and_the_next_boot_keeps_the_old_slot() {
-    let t = temp("swap-revert");
-    let dir = t.0.as_path();
+    let t = TempDir::new("fwcli-swap-revert");
+    let dir = t.path();
     flashed_card(dir);
     // A program that punts gateway ARP with the ND reason: the replay sees
     // the same deliveries, but the slow path's ARP role never gets them.
@@ -594,9 +503,13 @@ fn nic_swap_whose_health_check_fails_reverts_and_the_next_boot_keeps_the_old_slo
 
 #[test]
 fn demo_boots_a_card_from_a_fresh_signed_image_before_its_traffic() {
-    let t = temp("demo");
-    let out_dir = t.0.join("captures");
-    let (out, _) = janus_code(&t.0, &["demo", "--out-dir", out_dir.to_str().unwrap()], 0);
+    let t = TempDir::new("fwcli-demo");
+    let out_dir = t.join("captures");
+    let (out, _) = janus_code(
+        t.path(),
+        &["demo", "--out-dir", out_dir.to_str().unwrap()],
+        0,
+    );
     let boot = out.find("booted slot A").expect("no boot summary");
     let traffic = out.find("3. Traffic").expect("no traffic section");
     assert!(boot < traffic, "the card boots after the traffic:\n{out}");

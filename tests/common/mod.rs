@@ -2,10 +2,12 @@
 //! (`tests/p4runtime_clients.rs`, `tests/ctrl_isolation.rs`): the server
 //! as a child process, bounded child runs, development certificates made
 //! by `janus ctrl certs`, temporary directories, and the rule for tools
-//! a test needs. Every wait is bounded; children are killed on drop.
+//! a test needs; simulated cards in [`card`], network namespaces in
+//! [`netns`]. Every wait is bounded; children are killed on drop.
 
 #![allow(dead_code)]
 
+pub mod card;
 pub mod netns;
 
 use std::io::{BufRead, BufReader, Read};
