@@ -112,7 +112,20 @@ impl Place {
 
     /// The bit offset of this place for the current arena, or `None` for a
     /// run-time index out of the stack's bounds.
+    ///
+    /// A fixed place resolves inline in the caller; the others through
+    /// [`Place::resolve_dynamic`].
+    #[inline]
     pub fn resolve(&self, env: &Env<'_>) -> Option<u32> {
+        match self {
+            Place::Fixed { bit, .. } => Some(*bit),
+            _ => self.resolve_dynamic(env),
+        }
+    }
+
+    /// [`Place::resolve`] of a place chosen at run time (a stack element).
+    #[inline(never)]
+    fn resolve_dynamic(&self, env: &Env<'_>) -> Option<u32> {
         match self {
             Place::Fixed { bit, .. } => Some(*bit),
             Place::Indexed {
@@ -321,12 +334,26 @@ impl Node {
 impl Node {
     /// The value of a node of at most 64 bits (every node inside a
     /// [`Node::Narrow`]), computed on words.
+    ///
+    /// The leaves (constants and loads of fixed places) are evaluated
+    /// inline in the caller; the other nodes go through
+    /// [`Node::eval_word_tree`].
+    #[inline]
     pub fn eval_word(&self, env: &Env<'_>) -> Word {
         match self {
             Node::Const(b) => Word::from_bits(b),
             Node::LoadFixed { bit, width, signed } => {
                 Word::new(*width, *signed, read_word(env.arena, *bit as usize, *width))
             }
+            _ => self.eval_word_tree(env),
+        }
+    }
+
+    /// [`Node::eval_word`] of an inner node (leaves fall back to
+    /// [`Node::eval`]); kept out of line so that the leaf path inlines.
+    #[inline(never)]
+    fn eval_word_tree(&self, env: &Env<'_>) -> Word {
+        match self {
             Node::Load {
                 place,
                 width,

@@ -6,7 +6,7 @@
 //! only a field within the last 8 bytes of a buffer takes a slower path. A
 //! wider field is moved as a sequence of such 64-bit chunks.
 
-use super::{Bits, SMALL_MAX_WIDTH, mask};
+use super::{Bits, SMALL_MAX_WIDTH};
 
 /// True if bits `bit_offset..bit_offset + width` lie inside a buffer of
 /// `len` bytes.
@@ -75,32 +75,50 @@ pub fn write_word(buf: &mut [u8], off: usize, width: u32, v: u64) {
 }
 
 /// Writes the low `width` bits (1..=64) of `v` as the field at `off`, which
-/// lies inside `buf`; the other bits of `buf` are unchanged.
+/// lies inside `buf`; the other bits of `buf` are unchanged. Not recursive,
+/// so that it inlines into its callers: a field straddling nine bytes takes
+/// [`write_straddle`].
 #[inline]
 fn write_chunk(buf: &mut [u8], off: usize, width: u32, v: u64) {
     debug_assert!((1..=64).contains(&width) && in_bounds(buf.len(), off, width));
     let byte = off / 8;
     let s = (off % 8) as u32;
-    let v = v & mask(width);
     if s + width > 64 {
-        // Nine bytes: the high bits fill the first eight to their end, the
-        // low `spill` bits go to the top of the ninth.
-        let spill = s + width - 64;
-        write_chunk(buf, off, width - spill, v >> spill);
-        if let Some(last) = buf.get_mut(byte + 8) {
-            *last = (*last & (0xff >> spill)) | ((v as u8) << (8 - spill));
-        }
+        write_straddle(buf, byte, s, width, v);
         return;
     }
+    // width is 1..=64 here, so the shift is 0..=63.
+    let low = u64::MAX >> (64 - width);
     let shift = 64 - s - width;
-    let m = mask(width) << shift;
-    let bits = v << shift;
+    let m = low << shift;
+    let bits = (v & low) << shift;
     match buf.get_mut(byte..).and_then(|b| b.first_chunk_mut::<8>()) {
         Some(chunk) => {
             let x = u64::from_be_bytes(*chunk);
             *chunk = ((x & !m) | bits).to_be_bytes();
         }
         None => write_tail(buf, byte, m, bits),
+    }
+}
+
+/// [`write_chunk`] of a field starting `s` bits (1..=7) into `byte` that
+/// ends in the ninth byte: its high bits fill the first eight bytes to
+/// their end, the low `spill` bits go to the top of the ninth.
+#[cold]
+#[inline(never)]
+fn write_straddle(buf: &mut [u8], byte: usize, s: u32, width: u32, v: u64) {
+    let spill = s + width - 64;
+    let m = u64::MAX >> s;
+    let bits = (v >> spill) & m;
+    match buf.get_mut(byte..).and_then(|b| b.first_chunk_mut::<8>()) {
+        Some(chunk) => {
+            let x = u64::from_be_bytes(*chunk);
+            *chunk = ((x & !m) | bits).to_be_bytes();
+        }
+        None => write_tail(buf, byte, m, bits),
+    }
+    if let Some(last) = buf.get_mut(byte + 8) {
+        *last = (*last & (0xff >> spill)) | ((v as u8) << (8 - spill));
     }
 }
 
