@@ -522,6 +522,26 @@ impl Pipeline {
 }
 
 impl Pipeline {
+    /// The switch's index of table `t`'s entry (`key`, `priority`), for the
+    /// direct resources (counters, meters) that a table entry names;
+    /// NOT_FOUND when there is none.
+    pub(crate) fn entry_index(
+        &self,
+        t: &TableMap,
+        key: &[FieldMatch],
+        priority: i64,
+    ) -> Result<u32, RpcError> {
+        self.switch
+            .table(t.slot)
+            .and_then(|s| s.index_of(key, priority))
+            .ok_or_else(|| {
+                RpcError::new(
+                    Code::NotFound,
+                    format!("{}: no entry with this key", t.name),
+                )
+            })
+    }
+
     /// The entities a Read request's entity asks for (its wildcards
     /// expanded), in canonical form.
     pub fn read_entity(&self, e: &p4::Entity) -> Result<Vec<p4::Entity>, RpcError> {

@@ -247,16 +247,7 @@ impl Pipeline {
         let Some(name) = self.meters.direct_of(table_id).map(str::to_string) else {
             return Err(invalid(format!("table {} has no direct meter", t.name)));
         };
-        let index = self
-            .switch
-            .table(t.slot)
-            .and_then(|s| s.index_of(key, priority))
-            .ok_or_else(|| {
-                RpcError::new(
-                    Code::NotFound,
-                    format!("{}: no entry with this key", t.name),
-                )
-            })?;
+        let index = self.entry_index(t, key, priority)?;
         let (committed, peak) = rates(config, &name)?;
         if !self
             .switch

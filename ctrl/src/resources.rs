@@ -241,13 +241,11 @@ impl Pipeline {
         }
         let t = self.table(te.table_id)?;
         let key = crate::device::key_of(t, te)?;
+        let index = self.entry_index(t, &key, i64::from(te.priority))?;
         let state = self
             .switch
             .table(t.slot)
             .ok_or_else(|| RpcError::new(Code::Internal, "table slot vanished"))?;
-        let index = state
-            .index_of(&key, i64::from(te.priority))
-            .ok_or_else(|| RpcError::new(Code::NotFound, "no table entry with this key"))?;
         let Some(data) = &d.data else {
             return Ok(());
         };
