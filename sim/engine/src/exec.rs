@@ -14,7 +14,7 @@ use crate::externs::{DataLayout, ExternArg};
 #[cfg(test)]
 mod tests;
 use crate::layout::LayoutKind;
-use crate::value::{Bits, write_word};
+use crate::value::{Bits, read_word, write_word};
 use janus_p4::ir::{
     self, BuiltinMethod, Callee, Direction, ExprKind, StmtKind, SwitchLabel, Value,
 };
@@ -1595,8 +1595,63 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
 /// Most keys a table lookup evaluates without allocating.
 const INLINE_KEYS: usize = 8;
 
+/// A table key as [`apply_key`] looks it up.
+#[derive(Clone, Copy)]
+enum Key<'a> {
+    /// The key values (wide keys, and traced applies).
+    Bits(&'a [Bits]),
+    /// One word per key field: every field has at most 64 bits.
+    Words(&'a [u64]),
+}
+
 /// Runs `t.apply()`: the entry's action with its arguments, or the default.
+/// When every key is narrow, and so is the table, the keys are evaluated to
+/// words on the stack and looked up as such (unless tracing, which shows
+/// the values).
 fn apply(
+    env: &mut Env<'_>,
+    slot: u32,
+    name: &str,
+    keys: &[Node],
+    selector_keys: &[Node],
+    actions: &[ActionImpl],
+) -> Flow {
+    let on_words = !env.trace
+        && keys.len() <= INLINE_KEYS
+        && keys.iter().all(|k| matches!(k, Node::Narrow(_)))
+        && env
+            .tables
+            .get(slot as usize)
+            .is_some_and(crate::table::TableState::is_narrow);
+    if !on_words {
+        return apply_on_values(env, slot, name, keys, selector_keys, actions);
+    }
+    let mut words = [0u64; INLINE_KEYS];
+    for (w, k) in words.iter_mut().zip(keys) {
+        if let Node::Narrow(n) = k {
+            *w = key_word(n, env);
+        }
+    }
+    let key = Key::Words(&words[..keys.len()]);
+    with_values(selector_keys, env, |env, selector| {
+        apply_key(env, slot, name, (key, selector), actions)
+    })
+}
+
+/// The value of a narrow key node as a word. A load of a fixed place, the
+/// usual key, is read here rather than through a call of
+/// [`Node::eval_word`].
+#[inline(always)]
+fn key_word(n: &Node, env: &Env<'_>) -> u64 {
+    match n {
+        Node::LoadFixed { bit, width, .. } => read_word(env.arena, *bit as usize, *width),
+        _ => n.eval_word(env).v,
+    }
+}
+
+/// [`apply`] on key values: for wide keys, and when tracing.
+#[inline(never)]
+fn apply_on_values(
     env: &mut Env<'_>,
     slot: u32,
     name: &str,
@@ -1606,7 +1661,7 @@ fn apply(
 ) -> Flow {
     with_values(keys, env, |env, key| {
         with_values(selector_keys, env, |env, selector| {
-            apply_key(env, slot, name, (key, selector), actions)
+            apply_key(env, slot, name, (Key::Bits(key), selector), actions)
         })
     })
 }
@@ -1641,14 +1696,18 @@ fn apply_key(
     env: &mut Env<'_>,
     slot: u32,
     name: &str,
-    (key, selector): (&[Bits], &[Bits]),
+    (key, selector): (Key<'_>, &[Bits]),
     actions: &[ActionImpl],
 ) -> Flow {
     let (tables, profiles) = (env.tables, env.profiles);
     let Some(table) = tables.get(slot as usize) else {
         return Flow::Continue;
     };
-    let found = table.lookup_index(key).and_then(|i| {
+    let index = match key {
+        Key::Bits(key) => table.lookup_index(key),
+        Key::Words(key) => table.lookup_words(key),
+    };
+    let found = index.and_then(|i| {
         let e = table.entry(i)?;
         let chosen = match table.target(i) {
             None => (e.action, &e.args),
@@ -1681,7 +1740,9 @@ fn apply_key(
     let Some(imp) = actions.get(a) else {
         return Flow::Continue;
     };
-    if env.trace {
+    if env.trace
+        && let Key::Bits(key) = key
+    {
         trace_apply(name, key, hit, &imp.name, args);
     }
     for (place, arg) in imp.params.iter().zip(args) {
@@ -1689,9 +1750,14 @@ fn apply_key(
             arg.write_bits(env.arena, bit as usize);
         }
     }
-    run(&imp.copy_in, env);
+    // Most actions copy nothing in or out: skip the calls.
+    if !imp.copy_in.is_empty() {
+        run(&imp.copy_in, env);
+    }
     let flow = run(&imp.body, env);
-    run(&imp.copy_out, env);
+    if !imp.copy_out.is_empty() {
+        run(&imp.copy_out, env);
+    }
     if flow == Flow::Exit {
         return Flow::Exit;
     }

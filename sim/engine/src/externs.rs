@@ -80,6 +80,10 @@ pub struct DataLayout {
     runs: Vec<BitRun>,
     /// The most bits the data can have (every header valid).
     max_bits: usize,
+    /// Every run starts on a byte and is whole bytes long (set by [`Self::of`]).
+    aligned: bool,
+    /// One past the last arena byte any run or validity byte touches.
+    end_byte: usize,
 }
 
 impl DataLayout {
@@ -89,6 +93,10 @@ impl DataLayout {
     pub fn of(arg: &ExternArg, width_of: &dyn Fn(TyId) -> Option<u32>) -> Option<DataLayout> {
         let mut layout = DataLayout::default();
         layout.add(arg, None, width_of)?;
+        layout.aligned = layout
+            .runs
+            .iter()
+            .all(|r| r.bit.is_multiple_of(8) && r.width.is_multiple_of(8));
         Some(layout)
     }
 
@@ -138,6 +146,9 @@ impl DataLayout {
 
     fn push(&mut self, run: BitRun) {
         self.max_bits += run.width as usize;
+        let valid_end = run.valid_byte.map_or(0, |b| b as usize + 1);
+        let run_end = (run.bit as usize + run.width as usize).div_ceil(8);
+        self.end_byte = self.end_byte.max(valid_end).max(run_end);
         if let Some(last) = self.runs.last_mut()
             && last.valid_byte == run.valid_byte
             && last.bit + last.width == run.bit
@@ -151,6 +162,25 @@ impl DataLayout {
     /// The runs, in order.
     pub fn runs(&self) -> &[BitRun] {
         &self.runs
+    }
+
+    /// Hands the bytes of each run of a valid header (or of no header)
+    /// straight from `arena` to `f`, in order, without copying: together
+    /// they are the bytes [`Self::append_to`] would write. False (and `f`
+    /// never called) if some run is not whole bytes on a byte boundary, or
+    /// the arena is too short for the layout.
+    pub fn for_each_aligned(&self, arena: &[u8], mut f: impl FnMut(&[u8])) -> bool {
+        if !self.aligned || arena.len() < self.end_byte {
+            return false;
+        }
+        for run in &self.runs {
+            if run.valid_byte.is_some_and(|b| arena[b as usize] == 0) {
+                continue;
+            }
+            let start = run.bit as usize / 8;
+            f(&arena[start..start + run.width as usize / 8]);
+        }
+        true
     }
 
     /// Appends the data's bits (runs of invalid headers left out) to `out`
@@ -169,5 +199,92 @@ impl DataLayout {
             at += n;
         }
         at
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A header's validity byte (none: always counted) and its fields as
+    /// (bit, width).
+    type Group = (Option<u32>, Vec<(u32, u32)>);
+
+    /// A field of `width` bits at `bit`; the type id is its width.
+    fn field(bit: u32, width: u32) -> ExternArg {
+        ExternArg::Place {
+            place: Place::Fixed {
+                bit,
+                ty: TyId(width),
+            },
+            ty: TyId(width),
+        }
+    }
+
+    /// Data from groups of (validity byte, fields as (bit, width)).
+    fn data(groups: &[Group]) -> DataLayout {
+        let parts = groups
+            .iter()
+            .map(|(valid, fields)| {
+                let parts = fields.iter().map(|&(b, w)| field(b, w)).collect();
+                match valid {
+                    Some(v) => ExternArg::Guarded {
+                        valid: Place::Fixed {
+                            bit: v * 8,
+                            ty: TyId(8),
+                        },
+                        parts,
+                    },
+                    None => ExternArg::List(parts),
+                }
+            })
+            .collect();
+        DataLayout::of(&ExternArg::List(parts), &|t| Some(t.0)).expect("fixed data")
+    }
+
+    fn collected(layout: &DataLayout, arena: &[u8]) -> Option<Vec<u8>> {
+        let mut got = Vec::new();
+        layout
+            .for_each_aligned(arena, |b| got.extend_from_slice(b))
+            .then_some(got)
+    }
+
+    /// Groups of byte-aligned fields in a 64-byte arena whose first 4
+    /// bytes are validity bytes.
+    fn aligned_groups() -> impl Strategy<Value = Vec<Group>> {
+        let fields = prop::collection::vec((4u32..56, 0u32..8), 0..5)
+            .prop_map(|f| f.into_iter().map(|(at, n)| (at * 8, n * 8)).collect());
+        prop::collection::vec((prop::option::of(0u32..4), fields), 0..5)
+    }
+
+    proptest! {
+        #[test]
+        fn aligned_runs_are_the_appended_bytes(
+            groups in aligned_groups(),
+            arena in prop::collection::vec(any::<u8>(), 64),
+            valid in prop::collection::vec(0u8..2, 4),
+        ) {
+            let mut arena = arena;
+            arena[..4].copy_from_slice(&valid);
+            let layout = data(&groups);
+            let mut want = Vec::new();
+            let bits = layout.append_to(&arena, &mut want, 0);
+            want.truncate(bits / 8);
+            prop_assert_eq!(collected(&layout, &arena), Some(want));
+        }
+    }
+
+    #[test]
+    fn unaligned_or_short_data_is_refused() {
+        let arena = [1u8; 16];
+        // A 4-bit field alone is not whole bytes.
+        assert_eq!(collected(&data(&[(None, vec![(8, 4)])]), &arena), None);
+        // Two 4-bit fields side by side merge into one whole byte.
+        let nibbles = data(&[(None, vec![(8, 4), (12, 4)])]);
+        assert_eq!(collected(&nibbles, &arena), Some(vec![1]));
+        // A run past the end of the arena.
+        let far = data(&[(None, vec![(120, 16)])]);
+        assert_eq!(collected(&far, &arena), None);
     }
 }

@@ -10,6 +10,10 @@
 //!   priorities, the entry added first wins;
 //! - entries with range fields, which cannot be hashed, are kept in a short
 //!   list checked after the groups.
+//!
+//! When every key field has at most 64 bits (a *narrow* table), the masks,
+//! masked keys and range tests are also kept as plain words, so that
+//! [`TableState::lookup_words`] looks a key up without building [`Bits`].
 
 use crate::value::Bits;
 use std::cmp::Ordering;
@@ -176,10 +180,60 @@ impl Hasher for PassThrough {
 #[derive(Clone, Debug, Default)]
 struct Group {
     masks: Vec<Bits>,
+    /// `masks` as words, one per key field (narrow tables only).
+    word_masks: Vec<u64>,
     /// Hash of the masked key -> entry indexes, best first.
     buckets: HashMap<u64, Vec<u32>, PreHashed>,
     /// The best priority in the group, so probing can stop early.
     best: i64,
+}
+
+/// How an entry with a range field tests one key field of a narrow table:
+/// the field matches when `lo <= (key & mask) ^ flip <= hi`. `flip` is the
+/// sign bit of a signed range field (it turns signed order into unsigned
+/// order) and 0 otherwise; a value or masked field has `lo == hi`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FieldTest {
+    mask: u64,
+    flip: u64,
+    lo: u64,
+    hi: u64,
+}
+
+impl FieldTest {
+    /// A test no key passes (a value whose signedness differs from the
+    /// key's, which [`Bits`] equality never accepts).
+    const NEVER: FieldTest = FieldTest {
+        mask: 0,
+        flip: 0,
+        lo: 1,
+        hi: 0,
+    };
+
+    /// The test of `key & mask == value` (`value` already masked).
+    fn masked(mask: u64, value: u64) -> FieldTest {
+        FieldTest {
+            mask,
+            flip: 0,
+            lo: value,
+            hi: value,
+        }
+    }
+
+    /// Whether the key field `k` passes.
+    #[inline]
+    fn passes(&self, k: u64) -> bool {
+        let x = (k & self.mask) ^ self.flip;
+        self.lo <= x && x <= self.hi
+    }
+}
+
+/// An entry with a range field, and (in a narrow table) its key as one
+/// word test per field.
+#[derive(Clone, Debug)]
+struct RangeEntry {
+    index: u32,
+    tests: Box<[FieldTest]>,
 }
 
 /// A table's entries and its lookup structure.
@@ -212,12 +266,21 @@ pub struct TableState {
     /// Each entry's key values under its masks (empty for entries with a
     /// range), compared word by word when a lookup probes its group.
     masked: Vec<Vec<Bits>>,
+    /// Whether every key field has 1 to 64 bits: the table then keeps the
+    /// word forms below and answers [`TableState::lookup_words`].
+    narrow: bool,
+    /// `masked` as words, one per key field, entry after entry (`index *
+    /// keys.len() + field`); zeros for entries with a range. Narrow tables
+    /// only.
+    masked_words: Vec<u64>,
     /// Rank and insertion number of each entry: a larger rank wins, then
     /// the earlier insertion.
     order: Vec<(i64, u64)>,
     next_order: u64,
     groups: Vec<Group>,
-    ranges: Vec<u32>,
+    /// Entries with a range field, best first.
+    /// Entries with a range field, best first.
+    ranges: Vec<RangeEntry>,
     /// Hash of an entry's key (and priority) -> entry indexes, so that
     /// insert, modify and remove find an entry without a scan.
     by_key: HashMap<u64, Vec<u32>, PreHashed>,
@@ -239,8 +302,11 @@ impl TableState {
                 MatchKind::Ternary | MatchKind::Range | MatchKind::Optional
             )
         });
+        let narrow = keys.iter().all(|k| (1..=64).contains(&k.width));
         TableState {
             keys,
+            narrow,
+            masked_words: Vec::new(),
             idle_timeout: false,
             last_hit: Vec::new(),
             profile: None,
@@ -380,6 +446,12 @@ impl TableState {
             })
             .collect::<Result<Vec<_>, CompileError>>()?;
         Ok(TableState::new(keys, vs.size as usize))
+    }
+
+    /// Whether every key field has 1 to 64 bits, so that
+    /// [`TableState::lookup_words`] serves lookups.
+    pub fn is_narrow(&self) -> bool {
+        self.narrow
     }
 
     /// Number of entries.
@@ -558,6 +630,11 @@ impl TableState {
         let key_hash = self.key_hash(&e.key, e.priority);
         let order = (rank, self.next_order);
         self.next_order += 1;
+        let tests = if has_range {
+            self.field_tests(&e.key)
+        } else {
+            Box::default()
+        };
         let idx = match self.free.pop() {
             Some(idx) => {
                 self.entries[idx as usize] = Some(e);
@@ -579,19 +656,23 @@ impl TableState {
             }
         };
         self.live += 1;
+        self.store_masked_words(idx, &masked);
         self.by_key.entry(key_hash).or_default().push(idx);
         if has_range {
-            self.ranges.push(idx);
-            let order = &self.order;
-            self.ranges
-                .sort_by(|&a, &b| precedence(order[a as usize], order[b as usize]));
+            self.add_range(idx, tests);
             return Ok(idx);
         }
         let hash = self.hash_masked(masked.iter());
         let g = match self.groups.iter().position(|g| g.masks == masks) {
             Some(g) => g,
             None => {
+                let word_masks = if self.narrow {
+                    masks.iter().map(Bits::as_u64_truncated).collect()
+                } else {
+                    Vec::new()
+                };
                 self.groups.push(Group {
+                    word_masks,
                     masks,
                     buckets: HashMap::default(),
                     best: i64::MIN,
@@ -607,6 +688,85 @@ impl TableState {
         bucket.sort_by(|&a, &b| precedence(order[a as usize], order[b as usize]));
         self.groups.sort_by_key(|g| std::cmp::Reverse(g.best));
         Ok(idx)
+    }
+
+    /// Keeps entry `idx`'s masked key values as words (narrow tables): one
+    /// per key field, zeros for an entry with a range (which `masked`
+    /// leaves short).
+    fn store_masked_words(&mut self, idx: u32, masked: &[Bits]) {
+        if !self.narrow {
+            return;
+        }
+        let n = self.keys.len();
+        let start = idx as usize * n;
+        if self.masked_words.len() < start + n {
+            self.masked_words.resize(start + n, 0);
+        }
+        for (f, w) in self.masked_words[start..start + n].iter_mut().enumerate() {
+            *w = masked.get(f).map_or(0, Bits::as_u64_truncated);
+        }
+    }
+
+    /// Adds entry `index`, which has a range field, with its word `tests`
+    /// to `ranges`, after the entries that beat it (so best first).
+    fn add_range(&mut self, index: u32, tests: Box<[FieldTest]>) {
+        let order = &self.order;
+        let new = order[index as usize];
+        let at = self
+            .ranges
+            .partition_point(|r| precedence(order[r.index as usize], new) == Ordering::Less);
+        self.ranges.insert(at, RangeEntry { index, tests });
+    }
+
+    /// The word tests of an entry with a range field (narrow tables; none
+    /// otherwise), one per key field, accepting what [`TableState::matches`]
+    /// accepts for keys of the table's types.
+    fn field_tests(&self, key: &[FieldMatch]) -> Box<[FieldTest]> {
+        if !self.narrow {
+            return Box::default();
+        }
+        key.iter()
+            .zip(&self.keys)
+            .map(|(f, spec)| Self::field_test(f, spec))
+            .collect()
+    }
+
+    /// The word test of one field (of at most 64 bits) of a range entry.
+    fn field_test(f: &FieldMatch, spec: &KeySpec) -> FieldTest {
+        let w = spec.width;
+        let ones = u64::MAX >> (64 - w);
+        // Equality with a value, as `Bits` equality: the types must agree.
+        let equal = |v: &Bits| {
+            if v.is_signed() == spec.signed {
+                FieldTest::masked(ones, v.as_u64_truncated())
+            } else {
+                FieldTest::NEVER
+            }
+        };
+        match f {
+            FieldMatch::Exact(v) | FieldMatch::Optional(Some(v)) => equal(v),
+            FieldMatch::Optional(None) => FieldTest::masked(0, 0),
+            FieldMatch::Ternary { value, mask } => {
+                let m = mask.as_u64_truncated();
+                FieldTest::masked(m, value.as_u64_truncated() & m)
+            }
+            FieldMatch::Lpm { value, len } => {
+                let m = match w.checked_sub(*len) {
+                    Some(shift) if *len > 0 => ones >> shift << shift,
+                    _ => 0,
+                };
+                FieldTest::masked(m, value.as_u64_truncated() & m)
+            }
+            FieldMatch::Range { lo, hi } => {
+                let flip = if spec.signed { 1u64 << (w - 1) } else { 0 };
+                FieldTest {
+                    mask: ones,
+                    flip,
+                    lo: lo.as_u64_truncated() ^ flip,
+                    hi: hi.as_u64_truncated() ^ flip,
+                }
+            }
+        }
     }
 
     /// The index of the entry with exactly this key (and priority).
@@ -666,7 +826,7 @@ impl TableState {
                 b.retain(|&i| i != slot);
             }
         }
-        self.ranges.retain(|&i| i != slot);
+        self.ranges.retain(|r| r.index != slot);
         self.free.push(slot);
         self.live -= 1;
         Ok(e)
@@ -758,11 +918,6 @@ impl TableState {
     /// The index of the best entry matching `key`.
     pub fn lookup_index(&self, key: &[Bits]) -> Option<u32> {
         let mut best: Option<u32> = None;
-        let better = |cand: u32, best: Option<u32>| {
-            best.is_none_or(|b| {
-                precedence(self.order[cand as usize], self.order[b as usize]) == Ordering::Less
-            })
-        };
         for g in &self.groups {
             if let Some(b) = best
                 && self.rank_of(b) > g.best
@@ -775,20 +930,79 @@ impl TableState {
             };
             for &i in bucket {
                 if self.matches_masked(i, key, &g.masks) {
-                    if better(i, best) {
+                    if self.beats(i, best) {
                         best = Some(i);
                     }
                     break;
                 }
             }
         }
-        for &i in &self.ranges {
-            if better(i, best) && self.matches(i, key) {
-                best = Some(i);
+        for r in &self.ranges {
+            if self.beats(r.index, best) && self.matches(r.index, key) {
+                best = Some(r.index);
                 break;
             }
         }
         best.filter(|&i| self.entries[i as usize].is_some())
+    }
+
+    /// [`TableState::lookup_index`] for a key given as words, one per key
+    /// field with the bits above the field's width clear: the same entry,
+    /// found through the same buckets. `None` also for a table that is not
+    /// narrow (see [`TableState::is_narrow`]) or a key of another length.
+    pub fn lookup_words(&self, key: &[u64]) -> Option<u32> {
+        if !self.narrow || key.len() != self.keys.len() {
+            return None;
+        }
+        let mut best: Option<u32> = None;
+        for g in &self.groups {
+            if let Some(b) = best
+                && self.rank_of(b) > g.best
+            {
+                break;
+            }
+            let mut h = self.hasher.build_hasher();
+            for (k, m) in key.iter().zip(&g.word_masks) {
+                h.write_u64(k & m);
+            }
+            let Some(bucket) = g.buckets.get(&h.finish()) else {
+                continue;
+            };
+            for &i in bucket {
+                if self.matches_words(i, key, &g.word_masks) {
+                    if self.beats(i, best) {
+                        best = Some(i);
+                    }
+                    break;
+                }
+            }
+        }
+        for r in &self.ranges {
+            if self.beats(r.index, best) && r.tests.iter().zip(key).all(|(t, &k)| t.passes(k)) {
+                best = Some(r.index);
+                break;
+            }
+        }
+        best.filter(|&i| self.entries[i as usize].is_some())
+    }
+
+    /// Whether entry `cand` wins over the best entry so far.
+    #[inline]
+    fn beats(&self, cand: u32, best: Option<u32>) -> bool {
+        best.is_none_or(|b| {
+            precedence(self.order[cand as usize], self.order[b as usize]) == Ordering::Less
+        })
+    }
+
+    /// [`TableState::matches_masked`] on words: every key word under its
+    /// mask equals entry `i`'s masked word.
+    #[inline]
+    fn matches_words(&self, i: u32, key: &[u64], masks: &[u64]) -> bool {
+        let n = key.len();
+        let start = i as usize * n;
+        self.masked_words
+            .get(start..start + n)
+            .is_some_and(|v| key.iter().zip(masks).zip(v).all(|((k, m), v)| k & m == *v))
     }
 
     /// The rank entry `i` was given when it was added.
@@ -1175,37 +1389,36 @@ mod tests {
         best.map(|(_, i)| i)
     }
 
-    fn field(kind: MatchKind, width: u32) -> BoxedStrategy<FieldMatch> {
+    fn field(kind: MatchKind, width: u32, signed: bool) -> BoxedStrategy<FieldMatch> {
         let max = (1u64 << width) - 1;
+        let v = move |v: u64| Bits::from_u64(width, signed, v);
         match kind {
-            MatchKind::Exact => (0..=max)
-                .prop_map(move |v| FieldMatch::Exact(b(width, v)))
-                .boxed(),
+            MatchKind::Exact => (0..=max).prop_map(move |x| FieldMatch::Exact(v(x))).boxed(),
             MatchKind::Lpm => (0..=max, 0..=width)
-                .prop_map(move |(v, len)| FieldMatch::Lpm {
-                    value: b(width, v),
-                    len,
-                })
+                .prop_map(move |(x, len)| FieldMatch::Lpm { value: v(x), len })
                 .boxed(),
             MatchKind::Ternary => (0..=max, 0..=max)
-                .prop_map(move |(v, m)| FieldMatch::Ternary {
-                    value: b(width, v),
-                    mask: b(width, m),
+                .prop_map(move |(x, m)| FieldMatch::Ternary {
+                    value: v(x),
+                    mask: v(m),
                 })
                 .boxed(),
+            // Ordered as patterns: for a signed field, some of these ranges
+            // are empty.
             MatchKind::Range => (0..=max, 0..=max)
                 .prop_map(move |(x, y)| FieldMatch::Range {
-                    lo: b(width, x.min(y)),
-                    hi: b(width, x.max(y)),
+                    lo: v(x.min(y)),
+                    hi: v(x.max(y)),
                 })
                 .boxed(),
             MatchKind::Optional => proptest::option::of(0..=max)
-                .prop_map(move |v| FieldMatch::Optional(v.map(|v| b(width, v))))
+                .prop_map(move |x| FieldMatch::Optional(x.map(v)))
                 .boxed(),
         }
     }
 
-    fn kinds() -> impl Strategy<Value = Vec<MatchKind>> {
+    /// Key fields: a match kind and signedness each.
+    fn kinds() -> impl Strategy<Value = Vec<(MatchKind, bool)>> {
         let kind = prop_oneof![
             Just(MatchKind::Exact),
             Just(MatchKind::Lpm),
@@ -1213,54 +1426,171 @@ mod tests {
             Just(MatchKind::Range),
             Just(MatchKind::Optional)
         ];
-        proptest::collection::vec(kind, 1..=3)
+        proptest::collection::vec((kind, any::<bool>()), 1..=3)
+    }
+
+    /// A control-plane operation after the first inserts.
+    #[derive(Clone, Debug)]
+    enum Op {
+        Remove(prop::sample::Index),
+        Modify(prop::sample::Index, usize),
+        Insert(Vec<FieldMatch>, i64, usize),
+    }
+
+    const WIDTHS: [u32; 3] = [6, 4, 5];
+
+    type Case = (
+        Vec<(MatchKind, bool)>,
+        Vec<(Vec<FieldMatch>, i64, usize)>,
+        Vec<Op>,
+        Vec<Vec<Bits>>,
+    );
+
+    /// A random table shape, its first entries, later operations, and keys
+    /// to look up.
+    fn case() -> impl Strategy<Value = Case> {
+        kinds().prop_flat_map(|kinds| {
+            let fields: Vec<_> = kinds
+                .iter()
+                .zip(WIDTHS)
+                .map(|(&(k, s), w)| field(k, w, s))
+                .collect();
+            let entry = (fields, -3i64..3, 0usize..4);
+            let op = prop_oneof![
+                any::<prop::sample::Index>().prop_map(Op::Remove),
+                (any::<prop::sample::Index>(), 0usize..4).prop_map(|(i, a)| Op::Modify(i, a)),
+                entry
+                    .clone()
+                    .prop_map(|(key, priority, action)| Op::Insert(key, priority, action)),
+            ];
+            let key: Vec<_> = kinds
+                .iter()
+                .zip(WIDTHS)
+                .map(|(&(_, s), w)| (0..(1u64 << w)).prop_map(move |v| Bits::from_u64(w, s, v)))
+                .collect();
+            (
+                Just(kinds),
+                proptest::collection::vec(entry, 0..40),
+                proptest::collection::vec(op, 0..12),
+                proptest::collection::vec(key, 1..30),
+            )
+        })
+    }
+
+    /// Inserts an entry into the table and, if the table takes it, into `live`.
+    fn add(
+        t: &mut TableState,
+        live: &mut Vec<Entry>,
+        (key, priority, action): (Vec<FieldMatch>, i64, usize),
+    ) {
+        let e = Entry {
+            key,
+            priority,
+            action,
+            args: Vec::new(),
+        };
+        if t.insert(e.clone()).is_ok() {
+            live.push(e);
+        }
+    }
+
+    /// Applies a later operation to the table and to `live`.
+    fn apply_op(t: &mut TableState, live: &mut Vec<Entry>, op: Op) {
+        match op {
+            Op::Insert(key, priority, action) => add(t, live, (key, priority, action)),
+            Op::Remove(_) | Op::Modify(..) if live.is_empty() => {}
+            Op::Remove(i) => {
+                let e = live.remove(i.index(live.len()));
+                t.remove(&e.key, e.priority).unwrap();
+            }
+            Op::Modify(i, action) => {
+                let n = live.len();
+                let e = &mut live[i.index(n)];
+                t.modify(&e.key, e.priority, action, Vec::new()).unwrap();
+                e.action = action;
+            }
+        }
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(200))]
+        #![proptest_config(ProptestConfig::with_cases(300))]
 
-        /// Lookups agree with a linear scan, for random tables of mixed
-        /// match kinds, random entries (inserted and removed) and keys.
+        /// Lookups, on values and on words, agree with a linear scan, for
+        /// random tables of mixed match kinds and signedness, random
+        /// entries (inserted, removed, modified, inserted into freed slots)
+        /// and keys.
         #[test]
-        fn lookup_matches_the_naive_reference(
-            (kinds, entries, keys, removals, later) in kinds().prop_flat_map(|kinds| {
-                let widths = [6u32, 4, 5];
-                let fields: Vec<_> = kinds.iter().zip(widths).map(|(k, w)| field(*k, w)).collect();
-                let entry = (fields, -3i64..3, 0usize..4);
-                let key: Vec<_> = widths.into_iter().take(kinds.len()).map(|w| (0..(1u64 << w)).prop_map(move |v| b(w, v)).boxed()).collect();
-                (
-                    Just(kinds),
-                    proptest::collection::vec(entry.clone(), 0..40),
-                    proptest::collection::vec(key, 1..30),
-                    proptest::collection::vec(any::<prop::sample::Index>(), 0..5),
-                    // Added after the removals, into the freed slots.
-                    proptest::collection::vec(entry, 0..8),
-                )
-            })
-        ) {
-            let widths = [6u32, 4, 5];
-            let mut t = TableState::new(kinds.iter().zip(widths).map(|(k, w)| KeySpec { kind: *k, width: w, signed: false }).collect(), 1000);
+        fn lookup_matches_the_naive_reference((kinds, entries, ops, keys) in case()) {
+            let specs = kinds.iter().zip(WIDTHS).map(|(&(kind, signed), width)| KeySpec { kind, width, signed }).collect();
+            let mut t = TableState::new(specs, 1000);
+            prop_assert!(t.is_narrow());
             let mut live: Vec<Entry> = Vec::new();
-            let add = |t: &mut TableState, live: &mut Vec<Entry>, batch: Vec<(Vec<FieldMatch>, i64, usize)>| {
-                for (key, priority, action) in batch {
-                    let e = Entry { key, priority, action, args: Vec::new() };
-                    if t.insert(e.clone()).is_ok() {
-                        live.push(e);
-                    }
-                }
-            };
-            add(&mut t, &mut live, entries);
-            for r in removals {
-                if live.is_empty() { break; }
-                let e = live.remove(r.index(live.len()));
-                t.remove(&e.key, e.priority).unwrap();
+            for e in entries {
+                add(&mut t, &mut live, e);
             }
-            add(&mut t, &mut live, later);
+            for op in ops {
+                apply_op(&mut t, &mut live, op);
+            }
             prop_assert_eq!(t.len(), live.len());
             for key in &keys {
                 let want = naive(&t, &live, key).map(|i| &live[i]);
-                prop_assert_eq!(t.lookup(key), want, "key {:?}", key);
+                let index = t.lookup_index(key);
+                prop_assert_eq!(index.and_then(|i| t.entry(i)), want, "key {:?}", key);
+                let words: Vec<u64> = key.iter().map(Bits::as_u64_truncated).collect();
+                prop_assert_eq!(t.lookup_words(&words), index, "words {:?}", words);
             }
+        }
+    }
+
+    #[test]
+    fn word_lookups_need_a_narrow_table_and_a_full_key() {
+        let mut wide = TableState::new(spec(&[(MatchKind::Exact, 65)]), 4);
+        wide.insert(entry(vec![FieldMatch::Exact(b(65, 7))], 0, 1))
+            .unwrap();
+        assert!(!wide.is_narrow());
+        assert_eq!(wide.lookup_index(&[b(65, 7)]), Some(0));
+        assert_eq!(wide.lookup_words(&[7]), None);
+        let mut t = TableState::new(spec(&[(MatchKind::Exact, 8), (MatchKind::Exact, 8)]), 4);
+        t.insert(entry(
+            vec![FieldMatch::Exact(b(8, 1)), FieldMatch::Exact(b(8, 2))],
+            0,
+            1,
+        ))
+        .unwrap();
+        assert_eq!(t.lookup_words(&[1, 2]), Some(0));
+        assert_eq!(t.lookup_words(&[1]), None);
+    }
+
+    #[test]
+    fn range_entries_match_values_of_the_key_type_only() {
+        // A signed range key and an exact key whose entry value is unsigned:
+        // `Bits` equality refuses it, and so do the word tests.
+        let keys = vec![
+            KeySpec {
+                kind: MatchKind::Range,
+                width: 8,
+                signed: true,
+            },
+            KeySpec {
+                kind: MatchKind::Exact,
+                width: 8,
+                signed: true,
+            },
+        ];
+        let mut t = TableState::new(keys, 4);
+        let s = |v: i64| Bits::from_i64(8, true, v);
+        let range = FieldMatch::Range {
+            lo: s(-3),
+            hi: s(2),
+        };
+        t.insert(entry(vec![range.clone(), FieldMatch::Exact(b(8, 5))], 2, 1))
+            .unwrap();
+        t.insert(entry(vec![range, FieldMatch::Exact(s(5))], 1, 2))
+            .unwrap();
+        for (v, want) in [(-3, Some(1)), (2, Some(1)), (-4, None), (3, None)] {
+            let index = t.lookup_index(&[s(v), s(5)]);
+            assert_eq!(index, want, "{v}");
+            assert_eq!(t.lookup_words(&[s(v).as_u64_truncated(), 5]), want, "{v}");
         }
     }
 }

@@ -66,9 +66,10 @@ fn router(routes: usize) -> V1Switch {
 }
 
 fn packet() -> Vec<u8> {
-    // Ethernet (14) + IPv4 (20, total length 50) + UDP (8, length 30) + 22 bytes.
+    // Ethernet (14) + IPv4 (20, total length 50, a correct header checksum,
+    // so verify_checksum finds no error) + UDP (8, length 30) + 22 bytes.
     let hex = "aaaaaaaaaaaa0200000000010800\
-               4500003200010000401162b70a0101010a020304\
+               4500003200010000401162b30a0101010a020304\
                12341f90001e0000\
                00000000000000000000000000000000000000000000";
     (0..hex.len())

@@ -463,17 +463,12 @@ impl ExternHandler for V1Externs {
                     return Flow::Continue;
                 };
                 let width = self.out_width(args.get(2));
-                let mut bits = self.flatten(args.get(1), env);
-                if matches!(
-                    call,
-                    Call::VerifyChecksumWithPayload | Call::UpdateChecksumWithPayload
-                ) {
-                    // The payload: what the parser left, from a byte boundary.
-                    self.scratch.truncate(bits.div_ceil(8));
-                    self.scratch.extend_from_slice(env.input);
-                    bits = bits.div_ceil(8) * 8 + env.input.len() * 8;
-                }
-                let sum = compute(algo, &self.scratch, bits, width);
+                // The payload: what the parser left, from a byte boundary.
+                let payload: &[u8] = match call {
+                    Call::VerifyChecksumWithPayload | Call::UpdateChecksumWithPayload => env.input,
+                    _ => &[],
+                };
+                let sum = self.checksum(algo, args.get(1), payload, width, env);
                 if matches!(call, Call::UpdateChecksum | Call::UpdateChecksumWithPayload) {
                     write_number(env.arena, bit, width, sum);
                 } else {
@@ -493,10 +488,9 @@ impl ExternHandler for V1Externs {
                     .unwrap_or(CRC16);
                 let base = self.num(args.get(2), env);
                 let max = self.num(args.get(4), env);
-                let bits = self.flatten(args.get(3), env);
                 // As bmv2: the whole hash modulo `max`, plus `base`; only the
                 // result is cut to the destination's width.
-                let h = compute(algo, &self.scratch, bits, 64);
+                let h = self.checksum(algo, args.get(3), &[], 64, env);
                 let r = if max == 0 {
                     base
                 } else {
@@ -593,7 +587,16 @@ impl V1Externs {
     /// without building a value when it has at most 64 bits.
     fn num(&self, arg: Option<&ExternArg>, env: &Env<'_>) -> u64 {
         match arg {
-            Some(ExternArg::Value(Node::Narrow(n))) => n.eval_word(env).v,
+            Some(ExternArg::Value(Node::Narrow(n))) => match &**n {
+                // A constant (the algorithm) or a validity test (the
+                // condition of a checksum), read without building a word.
+                Node::Const(b) => b.as_u64_truncated(),
+                Node::Valid(place) => place
+                    .resolve(env)
+                    .is_some_and(|bit| env.arena.get(bit as usize / 8).is_some_and(|v| *v != 0))
+                    .into(),
+                n => n.eval_word(env).v,
+            },
             Some(ExternArg::Place { place, ty }) if self.width(*ty).is_some_and(|w| w <= 64) => {
                 let width = self.width(*ty).unwrap_or(0);
                 place
@@ -627,6 +630,26 @@ impl V1Externs {
             Some(ExternArg::Place { ty, .. }) => self.width(*ty).unwrap_or(16),
             _ => 16,
         }
+    }
+
+    /// `algo` over a data argument's bits then `payload` (from the next
+    /// byte boundary), cut to `width` bits: read in place when the data is
+    /// whole bytes at fixed places, else copied into the scratch buffer.
+    fn checksum(
+        &mut self,
+        algo: u64,
+        data: Option<&ExternArg>,
+        payload: &[u8],
+        width: u32,
+        env: &Env<'_>,
+    ) -> u64 {
+        if let Some(run) = run_in_place(algo, data, env.arena, payload) {
+            return run.finish(width);
+        }
+        let bits = self.flatten(data, env);
+        self.scratch.truncate(bits.div_ceil(8));
+        self.scratch.extend_from_slice(payload);
+        compute(algo, &self.scratch, self.scratch.len() * 8, width)
     }
 
     /// Concatenates the bits of a data argument (a list of scalars, or one
@@ -705,42 +728,162 @@ pub(crate) fn selector_hash(algo: u64) -> janus_engine::profile::SelectorHash {
     }
 }
 
+/// `algo` run over the bytes of `data` straight from `arena`, then over
+/// `payload`; `None` (nothing run) unless `data` is an
+/// [`ExternArg::Data`] of whole bytes on byte boundaries.
+fn run_in_place(
+    algo: u64,
+    data: Option<&ExternArg>,
+    arena: &[u8],
+    payload: &[u8],
+) -> Option<Running> {
+    let Some(ExternArg::Data(layout)) = data else {
+        return None;
+    };
+    let mut run = Running::new(algo);
+    // The Internet checksum (the common case) summed inline; the others
+    // through `feed`.
+    let aligned = match &mut run {
+        Running::Csum16 { sum, odd } => {
+            layout.for_each_aligned(arena, |bytes| pair_words(odd, bytes, |w| *sum += w))
+        }
+        _ => layout.for_each_aligned(arena, |bytes| run.feed(bytes)),
+    };
+    if !aligned {
+        return None;
+    }
+    run.feed(payload);
+    Some(run)
+}
+
 /// bmv2's hash and checksum algorithms over the first `bits` bits of `data`.
 fn compute(algo: u64, data: &[u8], bits: usize, out_width: u32) -> u64 {
-    let bytes = &data[..bits.div_ceil(8)];
-    let v = match algo {
-        CRC32 | CRC32_CUSTOM => crc32(bytes),
-        CRC16 | CRC16_CUSTOM => crc16(bytes),
-        CSUM16 => csum16(bytes),
-        XOR16 => bytes.chunks(2).fold(0u64, |acc, c| {
-            acc ^ ((c[0] as u64) << 8 | c.get(1).copied().unwrap_or(0) as u64)
-        }),
-        IDENTITY => bytes.iter().fold(0u64, |acc, b| acc << 8 | *b as u64),
-        _ => crc16(bytes),
-    };
-    if out_width >= 64 {
-        v
-    } else {
-        v & ((1u64 << out_width) - 1)
+    let mut run = Running::new(algo);
+    run.feed(&data[..bits.div_ceil(8)]);
+    run.finish(out_width)
+}
+
+/// One of bmv2's algorithms fed its data a slice at a time: the result is
+/// what [`compute`] gives over the slices' concatenation.
+#[derive(Clone, Copy, Debug)]
+enum Running {
+    /// The sum of the 16-bit words so far (not yet folded), and a byte
+    /// waiting for the next slice's first byte to make a word.
+    Csum16 {
+        sum: u64,
+        odd: Option<u8>,
+    },
+    /// The XOR of the 16-bit words so far, and a byte waiting as above.
+    Xor16 {
+        acc: u64,
+        odd: Option<u8>,
+    },
+    Crc16(u16),
+    Crc32(u32),
+    /// The first (at most 8) bytes as a number, and how many were taken:
+    /// bmv2's `identity` reads only the data's first 8 bytes.
+    Identity {
+        acc: u64,
+        taken: u8,
+    },
+}
+
+impl Running {
+    /// The state before any data, for `algo` (a `HashAlgorithm` member;
+    /// CRC-16 also for the ones Janus does not implement).
+    fn new(algo: u64) -> Running {
+        match algo {
+            CRC32 | CRC32_CUSTOM => Running::Crc32(0xFFFF_FFFF),
+            CSUM16 => Running::Csum16 { sum: 0, odd: None },
+            XOR16 => Running::Xor16 { acc: 0, odd: None },
+            IDENTITY => Running::Identity { acc: 0, taken: 0 },
+            CRC16 | CRC16_CUSTOM => Running::Crc16(0),
+            _ => Running::Crc16(0),
+        }
+    }
+
+    /// Takes in the next bytes of the data.
+    fn feed(&mut self, data: &[u8]) {
+        match self {
+            Running::Csum16 { sum, odd } => pair_words(odd, data, |w| *sum += w),
+            Running::Xor16 { acc, odd } => pair_words(odd, data, |w| *acc ^= w),
+            Running::Crc16(crc) => *crc = crc16_update(*crc, data),
+            Running::Crc32(crc) => *crc = crc32_update(*crc, data),
+            Running::Identity { acc, taken } => {
+                for &b in data.iter().take(8 - *taken as usize) {
+                    *acc = *acc << 8 | b as u64;
+                    *taken += 1;
+                }
+            }
+        }
+    }
+
+    /// The result over all the bytes fed (an odd last byte is the high
+    /// half of a word whose low half is 0), cut to `out_width` bits.
+    fn finish(self, out_width: u32) -> u64 {
+        let v = match self {
+            Running::Csum16 { sum, odd } => {
+                fold_complement(sum + odd.map_or(0, |b| (b as u64) << 8))
+            }
+            Running::Xor16 { acc, odd } => acc ^ odd.map_or(0, |b| (b as u64) << 8),
+            Running::Crc16(crc) => crc as u64,
+            Running::Crc32(crc) => (!crc) as u64,
+            Running::Identity { acc, .. } => acc,
+        };
+        if out_width >= 64 {
+            v
+        } else {
+            v & ((1u64 << out_width) - 1)
+        }
     }
 }
 
-/// The Internet checksum: one's complement of the one's-complement sum of
-/// 16-bit words.
-fn csum16(data: &[u8]) -> u64 {
-    let mut sum: u32 = 0;
-    for c in data.chunks(2) {
-        sum += (c[0] as u32) << 8 | c.get(1).copied().unwrap_or(0) as u32;
+/// Passes `data`'s big-endian 16-bit words to `word`, the first made with
+/// the byte `odd` left over from earlier data (if any); leaves in `odd` a
+/// last byte without its pair.
+fn pair_words(odd: &mut Option<u8>, data: &[u8], mut word: impl FnMut(u64)) {
+    let data = match (*odd, data.split_first()) {
+        (Some(_), None) => return,
+        (Some(hi), Some((&lo, rest))) => {
+            word(u16::from_be_bytes([hi, lo]) as u64);
+            rest
+        }
+        (None, _) => data,
+    };
+    let (words, rest) = data.as_chunks::<2>();
+    *odd = rest.first().copied();
+    for w in words {
+        word(u16::from_be_bytes(*w) as u64);
     }
+}
+
+/// The one's complement of the one's-complement (end-around carry) fold
+/// of `sum` to 16 bits.
+fn fold_complement(mut sum: u64) -> u64 {
     while sum >> 16 != 0 {
         sum = (sum & 0xFFFF) + (sum >> 16);
     }
-    (!sum & 0xFFFF) as u64
+    !sum & 0xFFFF
+}
+
+/// The Internet checksum: one's complement of the one's-complement sum of
+/// 16-bit words (an odd last byte padded with 0).
+fn csum16(data: &[u8]) -> u64 {
+    let (words, rest) = data.as_chunks::<2>();
+    let last = rest.first().map_or(0, |&b| (b as u64) << 8);
+    let sum = words
+        .iter()
+        .fold(last, |s, w| s + u16::from_be_bytes(*w) as u64);
+    fold_complement(sum)
 }
 
 /// CRC-16/ARC (reflected 0x8005, initial 0), bmv2's `crc16`.
 fn crc16(data: &[u8]) -> u64 {
-    let mut crc: u16 = 0;
+    crc16_update(0, data) as u64
+}
+
+/// CRC-16/ARC's register after `data`, from `crc`.
+fn crc16_update(mut crc: u16, data: &[u8]) -> u16 {
     for &b in data {
         crc ^= b as u16;
         for _ in 0..8 {
@@ -751,12 +894,16 @@ fn crc16(data: &[u8]) -> u64 {
             };
         }
     }
-    crc as u64
+    crc
 }
 
 /// CRC-32 (IEEE 802.3, reflected), bmv2's `crc32`.
 fn crc32(data: &[u8]) -> u64 {
-    let mut crc: u32 = 0xFFFF_FFFF;
+    (!crc32_update(0xFFFF_FFFF, data)) as u64
+}
+
+/// CRC-32's register (before the final inversion) after `data`, from `crc`.
+fn crc32_update(mut crc: u32, data: &[u8]) -> u32 {
     for &b in data {
         crc ^= b as u32;
         for _ in 0..8 {
@@ -767,12 +914,174 @@ fn crc32(data: &[u8]) -> u64 {
             };
         }
     }
-    (!crc) as u64
+    crc
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use janus_engine::externs::DataLayout;
+    use janus_p4::types::TyId;
+    use proptest::prelude::*;
+
+    /// A header's validity byte (none: always counted) and its fields as
+    /// (bit, width).
+    type Group = (Option<u32>, Vec<(u32, u32)>);
+
+    /// Every algorithm, and one Janus does not implement (4: CRC-16).
+    const ALGOS: [u64; 8] = [
+        CRC32,
+        CRC32_CUSTOM,
+        CRC16,
+        CRC16_CUSTOM,
+        4,
+        IDENTITY,
+        CSUM16,
+        XOR16,
+    ];
+
+    /// Data from groups of (validity byte, fields as (bit, width)); a
+    /// field's type id is its width.
+    fn data(groups: &[Group]) -> DataLayout {
+        let fixed = |bit, width| Place::Fixed {
+            bit,
+            ty: TyId(width),
+        };
+        let parts = groups
+            .iter()
+            .map(|(valid, fields)| {
+                let parts = fields
+                    .iter()
+                    .map(|&(b, w)| ExternArg::Place {
+                        place: fixed(b, w),
+                        ty: TyId(w),
+                    })
+                    .collect();
+                match valid {
+                    Some(v) => ExternArg::Guarded {
+                        valid: fixed(v * 8, 8),
+                        parts,
+                    },
+                    None => ExternArg::List(parts),
+                }
+            })
+            .collect();
+        DataLayout::of(&ExternArg::List(parts), &|t| Some(t.0)).expect("fixed data")
+    }
+
+    /// Groups of fields in a 64-byte arena whose first 4 bytes are
+    /// validity bytes: at whole bytes when `aligned`, else anywhere.
+    fn groups(aligned: bool) -> impl Strategy<Value = Vec<Group>> {
+        let scale = if aligned { 8 } else { 1 };
+        let field = (32 / scale..448 / scale, 0..64 / scale)
+            .prop_map(move |(at, n): (u32, u32)| (at * scale, n * scale));
+        prop::collection::vec(
+            (
+                prop::option::of(0u32..4),
+                prop::collection::vec(field, 0..5),
+            ),
+            0..5,
+        )
+    }
+
+    /// What the copying path gives: the data's bits, then `payload` from
+    /// the next byte.
+    fn copied(algo: u64, layout: &DataLayout, arena: &[u8], payload: &[u8], width: u32) -> u64 {
+        let mut bytes = Vec::new();
+        let bits = layout.append_to(arena, &mut bytes, 0);
+        bytes.truncate(bits.div_ceil(8));
+        bytes.extend_from_slice(payload);
+        compute(algo, &bytes, bytes.len() * 8, width)
+    }
+
+    /// The algorithms as first written, one byte or byte pair at a time.
+    fn reference(algo: u64, bytes: &[u8]) -> u64 {
+        let pairs = bytes
+            .chunks(2)
+            .map(|c| (c[0] as u64) << 8 | c.get(1).copied().unwrap_or(0) as u64);
+        match algo {
+            CRC32 | CRC32_CUSTOM => crc32(bytes),
+            CSUM16 => fold_complement(pairs.sum()),
+            XOR16 => pairs.fold(0, |a, w| a ^ w),
+            IDENTITY => bytes.iter().take(8).fold(0, |a, b| a << 8 | *b as u64),
+            _ => crc16(bytes),
+        }
+    }
+
+    fn arena_with(arena: Vec<u8>, valid: &[u8]) -> Vec<u8> {
+        let mut arena = arena;
+        arena[..valid.len()].copy_from_slice(valid);
+        arena
+    }
+
+    proptest! {
+        #[test]
+        fn streaming_aligned_data_gives_the_copied_result(
+            groups in groups(true),
+            arena in prop::collection::vec(any::<u8>(), 64),
+            valid in prop::collection::vec(0u8..2, 4),
+            payload in prop::collection::vec(any::<u8>(), 0..9),
+            with_payload in any::<bool>(),
+            width in prop::sample::select(vec![8u32, 16, 32, 64]),
+        ) {
+            let arena = arena_with(arena, &valid);
+            let layout = data(&groups);
+            let payload = if with_payload { &payload[..] } else { &[] };
+            let arg = ExternArg::Data(layout.clone());
+            for algo in ALGOS {
+                let run = run_in_place(algo, Some(&arg), &arena, payload);
+                let want = copied(algo, &layout, &arena, payload, width);
+                prop_assert_eq!(run.map(|r| r.finish(width)), Some(want), "algo {}", algo);
+            }
+        }
+
+        #[test]
+        fn any_layout_checksums_as_the_copied_data(
+            groups in groups(false),
+            arena in prop::collection::vec(any::<u8>(), 64),
+            valid in prop::collection::vec(0u8..2, 4),
+            payload in prop::collection::vec(any::<u8>(), 0..9),
+        ) {
+            let mut arena = arena_with(arena, &valid);
+            let layout = data(&groups);
+            let aligned = layout
+                .runs()
+                .iter()
+                .all(|r| r.bit.is_multiple_of(8) && r.width.is_multiple_of(8));
+            let arg = ExternArg::Data(layout.clone());
+            let mut externs = V1Externs::new(&ir::Program::default(), Shared {
+                std: StdMeta::default(),
+            });
+            for algo in ALGOS {
+                let in_place = run_in_place(algo, Some(&arg), &arena, &payload);
+                prop_assert_eq!(in_place.is_some(), aligned);
+                let want = copied(algo, &layout, &arena, &payload, 16);
+                let env = Env::new(&mut arena);
+                let got = externs.checksum(algo, Some(&arg), &payload, 16, &env);
+                prop_assert_eq!(got, want, "algo {}", algo);
+            }
+        }
+
+        #[test]
+        fn feeding_in_slices_gives_the_whole_result(
+            bytes in prop::collection::vec(any::<u8>(), 0..40),
+            cuts in prop::collection::vec(0usize..40, 0..6),
+        ) {
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(bytes.len())).collect();
+            cuts.sort_unstable();
+            for algo in ALGOS {
+                let mut run = Running::new(algo);
+                let mut from = 0;
+                for &to in cuts.iter().chain([bytes.len()].iter()) {
+                    run.feed(&bytes[from..to]);
+                    from = to;
+                }
+                prop_assert_eq!(run.finish(64), reference(algo, &bytes), "algo {}", algo);
+                prop_assert_eq!(compute(algo, &bytes, bytes.len() * 8, 64), reference(algo, &bytes));
+            }
+            prop_assert_eq!(csum16(&bytes), reference(CSUM16, &bytes));
+        }
+    }
 
     #[test]
     fn checksums_match_known_values() {

@@ -256,3 +256,297 @@ fn a_parser_that_never_consumes_times_out() {
         Outcome::Reject(Some(timeout))
     );
 }
+
+// --- Selects on words against selects on `Bits` ---
+
+use crate::value::write_word;
+use proptest::prelude::*;
+
+/// Key `i` of a select: a load of the 64-bit slot `i` of the arena.
+fn key_node(i: usize, (width, signed): (u32, bool)) -> Node {
+    Node::Narrow(Box::new(Node::LoadFixed {
+        bit: i as u32 * 64,
+        width,
+        signed,
+    }))
+}
+
+fn exact(shape: (u32, bool), v: i64) -> KeyMatch {
+    KeyMatch::Exact(Bits::from_u64(shape.0, shape.1, v as u64))
+}
+
+fn range(shape: (u32, bool), lo: i64, hi: i64) -> KeyMatch {
+    KeyMatch::Range {
+        lo: Bits::from_u64(shape.0, shape.1, lo as u64),
+        hi: Bits::from_u64(shape.0, shape.1, hi as u64),
+    }
+}
+
+fn case(keys: Vec<KeyMatch>, next: u32) -> Case {
+    Case {
+        keys,
+        value_set: None,
+        next,
+    }
+}
+
+/// The state each path chooses for keys of `shapes` holding `values`:
+/// (the word path, the `Bits` path).
+fn choose_both(
+    shapes: &[(u32, bool)],
+    cases: &[Case],
+    values: &[u64],
+) -> (Option<u32>, Option<u32>) {
+    let keys: Vec<Node> = shapes
+        .iter()
+        .enumerate()
+        .map(|(i, s)| key_node(i, *s))
+        .collect();
+    let words = WordSelect::of(&keys, shapes, cases).expect("a word select");
+    let mut arena = vec![0u8; 8 * shapes.len()];
+    for (i, (v, (w, _))) in values.iter().zip(shapes).enumerate() {
+        write_word(&mut arena, i * 64, *w, *v);
+    }
+    let mut env = Env::new(&mut arena);
+    let by_words = words.choose(&env);
+    (by_words, choose_bits(&keys, cases, &mut env))
+}
+
+/// Asserts both paths choose `want` for `values`.
+fn assert_chooses(shapes: &[(u32, bool)], cases: &[Case], values: &[i64], want: Option<u32>) {
+    let values: Vec<u64> = values.iter().map(|v| *v as u64).collect();
+    let (words, bits) = choose_both(shapes, cases, &values);
+    assert_eq!(bits, want, "Bits path on {values:x?}");
+    assert_eq!(words, want, "word path on {values:x?}");
+}
+
+#[test]
+fn word_select_masks_exact_ranges_and_default() {
+    let b16 = (16, false);
+    let cases = [
+        case(
+            vec![KeyMatch::Masked {
+                value: Bits::from_u64(16, false, 0x8100),
+                mask: Bits::from_u64(16, false, 0xEFFF),
+            }],
+            1,
+        ),
+        case(vec![exact(b16, 0x0800)], 2),
+        case(vec![range(b16, 0x9000, 0x90FF)], 3),
+        case(vec![KeyMatch::Any], 4),
+    ];
+    for (v, want) in [
+        (0x8100, 1),
+        (0x9100, 1),
+        (0x0800, 2),
+        (0x9000, 3),
+        (0x9042, 3),
+        (0x90FF, 3),
+        (0x9101, 4),
+        (0x86dd, 4),
+    ] {
+        assert_chooses(&[b16], &cases, &[v], Some(want));
+    }
+    // Without the default, no case matches.
+    assert_chooses(&[b16], &cases[..3], &[0x86dd], None);
+}
+
+#[test]
+fn word_select_ranges_on_signed_keys_order_by_value() {
+    for w in [4u32, 8, 33, 64] {
+        let s = (w, true);
+        let (min, max) = (i64::MIN >> (64 - w), i64::MAX >> (64 - w));
+        let cases = [
+            case(vec![range(s, -3, 2)], 1),
+            case(vec![range(s, min, -4)], 2),
+            // Empty: lo above hi.
+            case(vec![range(s, 5, 3)], 3),
+        ];
+        for (v, want) in [
+            (-3, Some(1)),
+            (0, Some(1)),
+            (2, Some(1)),
+            (-4, Some(2)),
+            (min, Some(2)),
+            (3, None),
+            (4, None),
+            (max, None),
+        ] {
+            assert_chooses(&[s], &cases, &[v], want);
+        }
+    }
+    // An unsigned key of the same width orders patterns as unsigned.
+    let u = (8, false);
+    let cases = [case(vec![range(u, 0x80, 0xFF)], 1)];
+    assert_chooses(&[u], &cases, &[0x80], Some(1));
+    assert_chooses(&[u], &cases, &[0x7F], None);
+}
+
+#[test]
+fn word_select_tuple_keys_match_every_key_in_case_order() {
+    let shapes = [(8, false), (4, true), (64, false), (1, false)];
+    let cases = [
+        case(
+            vec![
+                exact(shapes[0], 1),
+                KeyMatch::Any,
+                KeyMatch::Any,
+                exact(shapes[3], 1),
+            ],
+            1,
+        ),
+        case(
+            vec![
+                KeyMatch::Masked {
+                    value: Bits::from_u64(8, false, 0x02),
+                    mask: Bits::from_u64(8, false, 0x0F),
+                },
+                range(shapes[1], -3, 2),
+                KeyMatch::Any,
+                KeyMatch::Any,
+            ],
+            2,
+        ),
+        case(
+            vec![
+                KeyMatch::Any,
+                KeyMatch::Any,
+                exact(shapes[2], -1),
+                KeyMatch::Any,
+            ],
+            3,
+        ),
+    ];
+    assert_chooses(&shapes, &cases, &[1, 0, 0, 1], Some(1));
+    assert_chooses(&shapes, &cases, &[1, 0, -1, 0], Some(3));
+    assert_chooses(&shapes, &cases, &[0x12, -3, 0, 1], Some(2));
+    assert_chooses(&shapes, &cases, &[0x12, 3, 0, 1], None);
+    assert_chooses(&shapes, &cases, &[0x13, 0, -2, 0], None);
+}
+
+#[test]
+fn word_select_only_for_narrow_constant_selects() {
+    let b8 = (8, false);
+    let cases = [case(vec![exact(b8, 1)], 1)];
+    assert!(WordSelect::of(&[key_node(0, b8)], &[b8], &cases).is_some());
+    // A key not known to be narrow.
+    let wide = Node::LoadFixed {
+        bit: 0,
+        width: 8,
+        signed: false,
+    };
+    assert!(WordSelect::of(&[wide], &[b8], &cases).is_none());
+    // A value set, as a whole keyset or for one key.
+    let set = Case {
+        keys: Vec::new(),
+        value_set: Some(0),
+        next: 1,
+    };
+    assert!(WordSelect::of(&[key_node(0, b8)], &[b8], &[set]).is_none());
+    let in_set = [case(vec![KeyMatch::InValueSet(0)], 1)];
+    assert!(WordSelect::of(&[key_node(0, b8)], &[b8], &in_set).is_none());
+    // More keys than the stack array holds.
+    let shapes = vec![b8; 9];
+    let keys: Vec<Node> = (0..9).map(|i| key_node(i, b8)).collect();
+    assert!(WordSelect::of(&keys, &shapes, &[case(vec![KeyMatch::Any; 9], 1)]).is_none());
+}
+
+const TUPLE_PROGRAM: &str = r#"
+    #include <core.p4>
+    header h_t { bit<8> a; bit<4> b; bit<4> c; }
+    struct hs { h_t h; }
+    parser Q(packet_in pkt, out hs h) {
+        state start {
+            pkt.extract(h.h);
+            transition select(h.h.a, (int<4>)h.h.b) {
+                (0x01, _): accept;
+                (0x02 &&& 0x0F, -3 .. 2): accept;
+                (_, 7): reject;
+            }
+        }
+    }
+"#;
+
+#[test]
+fn a_compiled_tuple_select_runs_on_words_and_fails_with_no_match() {
+    let program = program(TUPLE_PROGRAM);
+    let plan = StoragePlan::new(&program).expect("plan");
+    let f = plan.instance_frame("Q").expect("Q");
+    let mut c = Compiler::new(
+        &program,
+        f.vars.iter().map(|(v, o)| (*v, f.base + o)).collect(),
+    );
+    let parser = compile_parser(&mut c, &program.blocks[0], &[]).expect("compiles");
+    assert!(matches!(parser.states[0].next, Next::Words(_)));
+    let no_match = program.errors.iter().position(|e| e == "NoMatch");
+    let run = |packet: &[u8]| {
+        let mut arena = vec![0u8; plan.arena_bytes as usize];
+        run_parser(&parser, &mut Env::parsing(&mut arena, packet))
+    };
+    assert_eq!(run(&[0x01, 0xF0]), Outcome::Accept);
+    // b = 0xD is -3 as int<4>; 0x22 & 0x0F = 2.
+    assert_eq!(run(&[0x22, 0xD0]), Outcome::Accept);
+    assert_eq!(
+        run(&[0x22, 0x30]),
+        Outcome::Reject(no_match.map(|i| i as u32))
+    );
+    assert_eq!(run(&[0x05, 0x70]), Outcome::Reject(None));
+    assert_eq!(
+        run(&[0x05, 0x60]),
+        Outcome::Reject(no_match.map(|i| i as u32))
+    );
+}
+
+/// A key's match of a random kind; constants are drawn near `v` so that
+/// some cases match.
+fn key_match(shape: (u32, bool)) -> impl Strategy<Value = KeyMatch> {
+    let bits = move |v: u64| Bits::from_u64(shape.0, shape.1, v);
+    prop_oneof![
+        Just(KeyMatch::Any),
+        (0u64..4).prop_map(move |v| KeyMatch::Exact(bits(v.wrapping_sub(1)))),
+        (any::<u64>(), any::<u64>()).prop_map(move |(v, m)| KeyMatch::Masked {
+            value: bits(v),
+            mask: bits(m),
+        }),
+        (any::<u64>(), any::<u64>()).prop_map(move |(lo, hi)| KeyMatch::Range {
+            lo: bits(lo),
+            hi: bits(hi),
+        }),
+        (0u64..4, 0u64..4).prop_map(move |(lo, hi)| KeyMatch::Range {
+            lo: bits(lo.wrapping_sub(2)),
+            hi: bits(hi.wrapping_sub(1)),
+        }),
+    ]
+}
+
+fn shape() -> impl Strategy<Value = (u32, bool)> {
+    (prop_oneof![1u32..=8, 1u32..=64], any::<bool>())
+}
+
+/// Shapes, cases over them, and key values (some near zero and -1).
+fn select() -> impl Strategy<Value = (Vec<(u32, bool)>, Vec<Case>, Vec<u64>)> {
+    prop::collection::vec(shape(), 1..=3).prop_flat_map(|shapes| {
+        let case = shapes
+            .iter()
+            .map(|s| key_match(*s))
+            .collect::<Vec<_>>()
+            .prop_map(|keys| case(keys, 0));
+        let value = prop_oneof![(0u64..4).prop_map(|v| v.wrapping_sub(2)), any::<u64>()];
+        (
+            Just(shapes.clone()),
+            prop::collection::vec(case, 0..6),
+            prop::collection::vec(value, shapes.len()),
+        )
+    })
+}
+
+proptest! {
+    #[test]
+    fn word_select_agrees_with_bits_select((shapes, mut cases, values) in select()) {
+        for (i, c) in cases.iter_mut().enumerate() {
+            c.next = i as u32;
+        }
+        let (words, bits) = choose_both(&shapes, &cases, &values);
+        prop_assert_eq!(words, bits);
+    }
+}
