@@ -150,16 +150,22 @@ pub fn copy_bits(src: &[u8], from: usize, dst: &mut [u8], to: usize, n: usize) {
 }
 
 impl Env<'_> {
-    /// Appends `n` bits from `src` at bit `from` to the output.
+    /// Appends `n` bits from `src` at bit `from` to the output. Whole
+    /// bytes after whole bytes (the usual header) are one slice append.
     pub fn emit_bits(&mut self, src_is_input: bool, from: usize, n: usize) {
         let Some(out) = self.output.as_deref_mut() else {
             return;
         };
+        let src: &[u8] = if src_is_input { self.input } else { self.arena };
         let end = self.out_bits + n;
+        if (self.out_bits | from | n).is_multiple_of(8) && out.len() == self.out_bits / 8 {
+            out.extend_from_slice(&src[from / 8..(from + n) / 8]);
+            self.out_bits = end;
+            return;
+        }
         if out.len() < end.div_ceil(8) {
             out.resize(end.div_ceil(8), 0);
         }
-        let src: &[u8] = if src_is_input { self.input } else { self.arena };
         copy_bits(src, from, out, self.out_bits, n);
         self.out_bits = end;
     }

@@ -337,8 +337,10 @@ impl Node {
     ///
     /// The leaves (constants and loads of fixed places) are evaluated
     /// inline in the caller; the other nodes go through
-    /// [`Node::eval_word_tree`].
-    #[inline]
+    /// [`Node::eval_word_tree`]. Always inlined: the recursion runs
+    /// through `eval_word_tree` alone, so that the operands of an inner
+    /// node are read inline there rather than by a call per leaf.
+    #[inline(always)]
     pub fn eval_word(&self, env: &Env<'_>) -> Word {
         match self {
             Node::Const(b) => Word::from_bits(b),

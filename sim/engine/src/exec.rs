@@ -11,14 +11,16 @@ use crate::eval::{
     scalar_shape, write_u32,
 };
 use crate::externs::{DataLayout, ExternArg};
+mod special;
 #[cfg(test)]
 mod tests;
 use crate::layout::LayoutKind;
-use crate::value::{Bits, read_word, write_word};
+use crate::value::{Bits, FieldWord, SMALL_MAX_WIDTH, read_word, write_word};
 use janus_p4::ir::{
     self, BuiltinMethod, Callee, Direction, ExprKind, StmtKind, SwitchLabel, Value,
 };
 use janus_p4::types::{TyId, TypeTable};
+pub use special::{Cmp, FixedHeader, Test};
 
 /// How execution of a statement list ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,6 +88,30 @@ pub enum Op {
         place: Place,
         value: Node,
     },
+    /// [`Op::Store`] of a constant of at most 64 bits to a fixed place.
+    SetWord {
+        dst: FieldWord,
+        value: u64,
+    },
+    /// [`Op::Store`] of a field at a fixed place to another of the same width.
+    MoveWord {
+        dst: FieldWord,
+        src: FieldWord,
+    },
+    /// [`Op::Store`] of `src + k` (or `src - k`, as `k` negated), `src` a
+    /// field at a fixed place of `dst`'s width: wrapping, like `bit<W>`
+    /// and `int<W>` addition (a TTL decrement, a counter increment).
+    AddWord {
+        dst: FieldWord,
+        src: FieldWord,
+        k: u64,
+    },
+    /// [`Op::Store`] of another narrow value (the node inside
+    /// [`Node::Narrow`]) to a fixed place.
+    StoreWord {
+        bit: u32,
+        value: Node,
+    },
     /// Copies `bytes` bytes between two places of one composite type.
     Copy {
         dst: Place,
@@ -116,6 +142,8 @@ pub enum Op {
         count: i64,
     },
     If(Node, Vec<Op>, Vec<Op>),
+    /// [`Op::If`] on a condition of a specialised shape.
+    IfTest(Test, Vec<Op>, Vec<Op>),
     Seq(Vec<Op>),
     /// `switch` on a value: the first case whose labels include the value,
     /// else `default` (an index into `bodies`).
@@ -149,6 +177,8 @@ pub enum Op {
         next_index: Option<u32>,
         errors: ParserErrors,
     },
+    /// [`Op::Extract`] of a header without varbit at a fixed place.
+    ExtractFixed(FixedHeader),
     /// `h = packet.lookahead<H>()` for a header type `H`: the header's bits
     /// at the cursor, which stays where it is; `h` becomes valid.
     Peek {
@@ -176,6 +206,8 @@ pub enum Op {
         header: Place,
         shape: HeaderShape,
     },
+    /// [`Op::Emit`] of a header without varbit at a fixed place.
+    EmitFixed(FixedHeader),
     /// A sub-parser: it continues at the caller's position in the packet;
     /// its errors are the caller's.
     SubParser {
@@ -250,13 +282,14 @@ pub fn block_prologue(
     Ok(ops)
 }
 
-/// Compiles a statement list of one frame.
+/// Compiles a statement list of one frame, common shapes specialised
+/// (see [`special::specialise`]).
 pub fn compile_stmts(c: &mut Compiler<'_>, stmts: &[ir::Stmt]) -> Result<Vec<Op>, CompileError> {
     let mut out = Vec::with_capacity(stmts.len());
     for s in stmts {
         compile_stmt(c, s, &mut out)?;
     }
-    Ok(out)
+    Ok(special::specialise(out))
 }
 
 fn compile_stmt(c: &mut Compiler<'_>, s: &ir::Stmt, out: &mut Vec<Op>) -> Result<(), CompileError> {
@@ -894,10 +927,6 @@ fn extern_call(
     let resolver = c.externs.ok_or(CompileError::Unsupported(
         "extern calls without an architecture",
     ))?;
-    let path = c.instances.as_ref().map_or("", |i| i.path.as_str());
-    let id = resolver
-        .resolve(name, instance, path)
-        .ok_or(CompileError::UnknownExtern(name.to_string()))?;
     let program = c.program;
     let width_of = |ty| crate::eval::scalar_shape(&program.types, ty).map(|(w, _)| w);
     let args = args
@@ -913,6 +942,15 @@ fn extern_call(
             })
         })
         .collect::<Result<Vec<_>, CompileError>>()?;
+    let site = crate::externs::CallSite {
+        name,
+        instance,
+        path: c.instances.as_ref().map_or("", |i| i.path.as_str()),
+        args: &args,
+    };
+    let id = resolver
+        .resolve(&site)
+        .ok_or(CompileError::UnknownExtern(name.to_string()))?;
     Ok(Op::Extern { id, args, result })
 }
 
@@ -1409,6 +1447,22 @@ pub fn run(ops: &[Op], env: &mut Env<'_>) -> Flow {
 
 fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
     match op {
+        Op::SetWord { dst, value } => dst.write(env.arena, *value),
+        Op::MoveWord { dst, src } => {
+            let v = src.read(env.arena);
+            dst.write(env.arena, v);
+        }
+        Op::AddWord { dst, src, k } => {
+            let v = src.read(env.arena).wrapping_add(*k);
+            dst.write(env.arena, v);
+        }
+        Op::StoreWord { bit, value } => {
+            let v = value.eval_word(env);
+            write_word(env.arena, *bit as usize, v.width, v.v);
+        }
+        Op::IfTest(t, a, b) => return run(if t.holds(env) { a } else { b }, env),
+        Op::ExtractFixed(h) => return h.extract(env),
+        Op::EmitFixed(h) => h.emit(env),
         Op::Store {
             place,
             value: Node::Narrow(value),
@@ -1746,9 +1800,7 @@ fn apply_key(
         trace_apply(name, key, hit, &imp.name, args);
     }
     for (place, arg) in imp.params.iter().zip(args) {
-        if let Some(bit) = place.resolve(env) {
-            arg.write_bits(env.arena, bit as usize);
-        }
+        write_arg(env, place, arg);
     }
     // Most actions copy nothing in or out: skip the calls.
     if !imp.copy_in.is_empty() {
@@ -1762,6 +1814,27 @@ fn apply_key(
         return Flow::Exit;
     }
     Flow::Continue
+}
+
+/// Writes an action's control-plane argument to its parameter: a value of
+/// at most 64 bits to a fixed place as a word.
+#[inline]
+fn write_arg(env: &mut Env<'_>, place: &Place, arg: &Bits) {
+    match place {
+        Place::Fixed { bit, .. } if arg.width() <= SMALL_MAX_WIDTH => {
+            write_word(
+                env.arena,
+                *bit as usize,
+                arg.width(),
+                arg.as_u64_truncated(),
+            );
+        }
+        _ => {
+            if let Some(bit) = place.resolve(env) {
+                arg.write_bits(env.arena, bit as usize);
+            }
+        }
+    }
 }
 
 /// A table's key, result and action, when tracing.

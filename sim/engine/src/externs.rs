@@ -39,14 +39,25 @@ pub enum ExternArg {
     Absent,
 }
 
+/// One extern call site, as the engine compiled it.
+#[derive(Clone, Copy, Debug)]
+pub struct CallSite<'a> {
+    /// The extern function, or the method when `instance` is the receiver.
+    pub name: &'a str,
+    pub instance: Option<InstanceId>,
+    /// The block instance making the call (an extern declared in a control
+    /// instantiated twice has state in each).
+    pub path: &'a str,
+    /// The compiled arguments, the same the handler gets with each call:
+    /// what they fix for every packet can be worked out once, here.
+    pub args: &'a [ExternArg],
+}
+
 /// Maps extern call sites to the architecture's ids, at load time.
 pub trait ExternResolver {
-    /// The id for calls of `name` (an extern function, or a method when
-    /// `instance` is the receiver) made in the block instance at `path`
-    /// (an extern declared in a control instantiated twice has state in
-    /// each); `None` if the architecture does not implement it (the
-    /// pipeline then fails to load, saying so).
-    fn resolve(&self, name: &str, instance: Option<InstanceId>, path: &str) -> Option<u32>;
+    /// The id for calls at `site`; `None` if the architecture does not
+    /// implement it (the pipeline then fails to load, saying so).
+    fn resolve(&self, site: &CallSite<'_>) -> Option<u32>;
 }
 
 /// Runs extern calls, at run time.

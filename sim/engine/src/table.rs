@@ -100,59 +100,45 @@ pub struct KeySpec {
     pub signed: bool,
 }
 
-/// Hashes the words of table keys: a multiply-rotate mix per word and a
-/// final avalanche, seeded at random per table (so crafted packets cannot
-/// aim at one bucket in every run); fast enough for the per-packet path.
-#[derive(Clone, Debug)]
-struct KeyHasher {
-    seed: u64,
-}
+/// The per-table random seed of key hashes (so crafted packets cannot
+/// aim at one bucket in every run).
+#[derive(Clone, Copy, Debug)]
+struct Seed(u64);
 
-impl KeyHasher {
-    fn new() -> KeyHasher {
-        let seed = std::collections::hash_map::RandomState::new().hash_one(0u64);
-        KeyHasher { seed }
+impl Seed {
+    fn new() -> Seed {
+        Seed(std::collections::hash_map::RandomState::new().hash_one(0u64))
     }
-}
 
-impl BuildHasher for KeyHasher {
-    type Hasher = WordHasher;
-
-    fn build_hasher(&self) -> WordHasher {
-        WordHasher(self.seed)
-    }
-}
-
-struct WordHasher(u64);
-
-impl Hasher for WordHasher {
+    /// A hash of key words, starting from the seed.
     #[inline]
-    fn write_u64(&mut self, w: u64) {
-        self.0 = (self.0 ^ w)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_left(29);
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for c in bytes.chunks(8) {
-            let mut b = [0u8; 8];
-            b[..c.len()].copy_from_slice(c);
-            self.write_u64(u64::from_le_bytes(b));
-        }
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        let mut h = self.0;
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
-        h ^ (h >> 33)
+    fn mix(self) -> Mix {
+        Mix(self.0)
     }
 }
 
-/// Maps keys that are already hashes ([`KeyHasher`] output) as they are.
+/// A key hash being built: one folded multiply per word (the high and low
+/// halves of a 128-bit product, xored), which mixes every input bit into
+/// both the low bits (the bucket) and the high bits (hashbrown's tag).
+#[derive(Clone, Copy)]
+struct Mix(u64);
+
+impl Mix {
+    /// Adds one word.
+    #[inline]
+    fn word(self, w: u64) -> Mix {
+        let p = u128::from(self.0 ^ w) * 0x9E37_79B9_7F4A_7C15;
+        Mix(p as u64 ^ (p >> 64) as u64)
+    }
+
+    /// The hash.
+    #[inline]
+    fn finish(self) -> u64 {
+        self.0
+    }
+}
+
+/// Maps keys that are already hashes ([`Mix`] output) as they are.
 type PreHashed = std::hash::BuildHasherDefault<PassThrough>;
 
 #[derive(Default)]
@@ -182,58 +168,140 @@ struct Group {
     masks: Vec<Bits>,
     /// `masks` as words, one per key field (narrow tables only).
     word_masks: Vec<u64>,
-    /// Hash of the masked key -> entry indexes, best first.
-    buckets: HashMap<u64, Vec<u32>, PreHashed>,
+    /// Hash of the masked key -> the best entry with that hash (most
+    /// hashes have one entry, found in one probe).
+    first: HashMap<u64, u32, PreHashed>,
+    /// Hash of the masked key -> its entries, best first, for the hashes
+    /// that have more than one.
+    more: HashMap<u64, Vec<u32>, PreHashed>,
     /// The best priority in the group, so probing can stop early.
     best: i64,
 }
 
-/// How an entry with a range field tests one key field of a narrow table:
-/// the field matches when `lo <= (key & mask) ^ flip <= hi`. `flip` is the
-/// sign bit of a signed range field (it turns signed order into unsigned
-/// order) and 0 otherwise; a value or masked field has `lo == hi`.
+impl Group {
+    /// Adds entry `idx`, whose masked key hashes to `hash`, after the
+    /// entries with that hash that beat it (`order`: each entry's rank and
+    /// insertion number).
+    fn add(&mut self, hash: u64, idx: u32, order: &[(i64, u64)]) {
+        let Some(&first) = self.first.get(&hash) else {
+            self.first.insert(hash, idx);
+            return;
+        };
+        let list = self.more.entry(hash).or_insert_with(|| vec![first]);
+        list.push(idx);
+        list.sort_by(|&a, &b| precedence(order[a as usize], order[b as usize]));
+        self.first.insert(hash, list[0]);
+    }
+
+    /// Removes entry `idx`, whose masked key hashes to `hash`.
+    fn remove(&mut self, hash: u64, idx: u32) {
+        let Some(list) = self.more.get_mut(&hash) else {
+            if self.first.get(&hash) == Some(&idx) {
+                self.first.remove(&hash);
+            }
+            return;
+        };
+        list.retain(|&i| i != idx);
+        match *list.as_slice() {
+            [] => {
+                self.first.remove(&hash);
+                self.more.remove(&hash);
+            }
+            [only] => {
+                self.first.insert(hash, only);
+                self.more.remove(&hash);
+            }
+            [best, ..] => {
+                self.first.insert(hash, best);
+            }
+        }
+    }
+
+    /// The first entry with hash `hash` that `hit` accepts: the best such.
+    #[inline]
+    fn find(&self, hash: u64, hit: impl Fn(u32) -> bool) -> Option<u32> {
+        let first = *self.first.get(&hash)?;
+        if hit(first) {
+            return Some(first);
+        }
+        let rest = self.more.get(&hash)?;
+        rest.iter().skip(1).copied().find(|&i| hit(i))
+    }
+}
+
+/// How an entry with a range field tests key field `field` of a narrow
+/// table: the field matches when `lo <= (key & mask) ^ flip <= lo + span`, that is
+/// when `((key & mask) ^ flip) - lo`, wrapping, is at most `span`. `flip`
+/// is the sign bit of a signed range field (it turns signed order into
+/// unsigned order) and 0 otherwise; a value or masked field has `span` 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct FieldTest {
+    field: usize,
     mask: u64,
     flip: u64,
     lo: u64,
-    hi: u64,
+    span: u64,
 }
 
 impl FieldTest {
     /// A test no key passes (a value whose signedness differs from the
     /// key's, which [`Bits`] equality never accepts).
     const NEVER: FieldTest = FieldTest {
+        field: 0,
         mask: 0,
         flip: 0,
         lo: 1,
-        hi: 0,
+        span: 0,
     };
 
     /// The test of `key & mask == value` (`value` already masked).
     fn masked(mask: u64, value: u64) -> FieldTest {
         FieldTest {
+            field: 0,
             mask,
             flip: 0,
             lo: value,
-            hi: value,
+            span: 0,
         }
+    }
+
+    /// The test of `lo <= key ^ flip <= hi` for a field of `ones` bits
+    /// (`lo` and `hi` already flipped).
+    fn range(ones: u64, flip: u64, lo: u64, hi: u64) -> FieldTest {
+        if lo > hi {
+            return FieldTest::NEVER;
+        }
+        FieldTest {
+            field: 0,
+            mask: ones,
+            flip,
+            lo,
+            span: hi - lo,
+        }
+    }
+
+    /// Whether every value of a field of `ones` bits passes (a `_`), so
+    /// that lookups can skip the test.
+    fn always(&self, ones: u64) -> bool {
+        if self.mask == 0 {
+            return self.passes(0);
+        }
+        self.mask == ones && self.lo == 0 && self.span >= ones
     }
 
     /// Whether the key field `k` passes.
     #[inline]
     fn passes(&self, k: u64) -> bool {
-        let x = (k & self.mask) ^ self.flip;
-        self.lo <= x && x <= self.hi
+        ((k & self.mask) ^ self.flip).wrapping_sub(self.lo) <= self.span
     }
 }
 
-/// An entry with a range field, and (in a narrow table) its key as one
-/// word test per field.
-#[derive(Clone, Debug)]
-struct RangeEntry {
-    index: u32,
-    tests: Box<[FieldTest]>,
+/// Whether key words `key` pass every test of `tests`.
+#[inline]
+fn passes_all(tests: &[FieldTest], key: &[u64]) -> bool {
+    tests
+        .iter()
+        .all(|t| key.get(t.field).is_some_and(|&k| t.passes(k)))
 }
 
 /// A table's entries and its lookup structure.
@@ -278,9 +346,12 @@ pub struct TableState {
     order: Vec<(i64, u64)>,
     next_order: u64,
     groups: Vec<Group>,
-    /// Entries with a range field, best first.
-    /// Entries with a range field, best first.
-    ranges: Vec<RangeEntry>,
+    /// Entries with a range field, best first, each with the number of
+    /// its word tests in `range_tests`.
+    ranges: Vec<(u32, usize)>,
+    /// The word tests of `ranges` (narrow tables only): one per key field
+    /// that is not a `_`, entry after entry, in the order of `ranges`.
+    range_tests: Vec<FieldTest>,
     /// Hash of an entry's key (and priority) -> entry indexes, so that
     /// insert, modify and remove find an entry without a scan.
     by_key: HashMap<u64, Vec<u32>, PreHashed>,
@@ -291,7 +362,7 @@ pub struct TableState {
     /// Whether the keys include ternary, range or optional fields: entries
     /// then rank by priority, else by total prefix length.
     uses_priority: bool,
-    hasher: KeyHasher,
+    seed: Seed,
 }
 
 impl TableState {
@@ -325,7 +396,8 @@ impl TableState {
             next_order: 0,
             groups: Vec::new(),
             ranges: Vec::new(),
-            hasher: KeyHasher::new(),
+            range_tests: Vec::new(),
+            seed: Seed::new(),
         }
     }
 
@@ -551,13 +623,20 @@ impl TableState {
     }
 
     fn hash_masked<'b>(&self, values: impl Iterator<Item = &'b Bits>) -> u64 {
-        let mut h = self.hasher.build_hasher();
-        for v in values {
-            for w in v.words() {
-                h.write_u64(*w);
-            }
-        }
-        h.finish()
+        values
+            .flat_map(Bits::words)
+            .fold(self.seed.mix(), |h, &w| h.word(w))
+            .finish()
+    }
+
+    /// The hash of key words `key` under a group's word `masks`: equal to
+    /// [`TableState::hash_masked`] of the masked values.
+    #[inline]
+    fn hash_masked_words(&self, key: &[u64], masks: &[u64]) -> u64 {
+        key.iter()
+            .zip(masks)
+            .fold(self.seed.mix(), |h, (k, m)| h.word(k & m))
+            .finish()
     }
 
     /// Adds an entry. Exact-match tables refuse a second entry with the
@@ -633,7 +712,7 @@ impl TableState {
         let tests = if has_range {
             self.field_tests(&e.key)
         } else {
-            Box::default()
+            Vec::new()
         };
         let idx = match self.free.pop() {
             Some(idx) => {
@@ -674,18 +753,15 @@ impl TableState {
                 self.groups.push(Group {
                     word_masks,
                     masks,
-                    buckets: HashMap::default(),
                     best: i64::MIN,
+                    ..Group::default()
                 });
                 self.groups.len() - 1
             }
         };
-        let order = &self.order;
         let group = &mut self.groups[g];
         group.best = group.best.max(rank);
-        let bucket = group.buckets.entry(hash).or_default();
-        bucket.push(idx);
-        bucket.sort_by(|&a, &b| precedence(order[a as usize], order[b as usize]));
+        group.add(hash, idx, &self.order);
         self.groups.sort_by_key(|g| std::cmp::Reverse(g.best));
         Ok(idx)
     }
@@ -709,25 +785,46 @@ impl TableState {
 
     /// Adds entry `index`, which has a range field, with its word `tests`
     /// to `ranges`, after the entries that beat it (so best first).
-    fn add_range(&mut self, index: u32, tests: Box<[FieldTest]>) {
+    fn add_range(&mut self, index: u32, tests: Vec<FieldTest>) {
         let order = &self.order;
         let new = order[index as usize];
         let at = self
             .ranges
-            .partition_point(|r| precedence(order[r.index as usize], new) == Ordering::Less);
-        self.ranges.insert(at, RangeEntry { index, tests });
+            .partition_point(|&(r, _)| precedence(order[r as usize], new) == Ordering::Less);
+        let start = self.range_tests_before(at);
+        self.ranges.insert(at, (index, tests.len()));
+        self.range_tests.splice(start..start, tests);
+    }
+
+    /// Removes entry `index` from `ranges`, with its word tests.
+    fn remove_range(&mut self, index: u32) {
+        let Some(at) = self.ranges.iter().position(|&(r, _)| r == index) else {
+            return;
+        };
+        let start = self.range_tests_before(at);
+        let (_, n) = self.ranges.remove(at);
+        self.range_tests.drain(start..start + n);
+    }
+
+    /// The number of word tests of the first `at` entries of `ranges`.
+    fn range_tests_before(&self, at: usize) -> usize {
+        self.ranges[..at].iter().map(|&(_, n)| n).sum()
     }
 
     /// The word tests of an entry with a range field (narrow tables; none
     /// otherwise), one per key field, accepting what [`TableState::matches`]
     /// accepts for keys of the table's types.
-    fn field_tests(&self, key: &[FieldMatch]) -> Box<[FieldTest]> {
+    fn field_tests(&self, key: &[FieldMatch]) -> Vec<FieldTest> {
         if !self.narrow {
-            return Box::default();
+            return Vec::new();
         }
-        key.iter()
-            .zip(&self.keys)
-            .map(|(f, spec)| Self::field_test(f, spec))
+        let tests = key.iter().zip(&self.keys).enumerate();
+        tests
+            .map(|(field, (f, spec))| FieldTest {
+                field,
+                ..Self::field_test(f, spec)
+            })
+            .filter(|t| !t.always(u64::MAX >> (64 - self.keys[t.field].width)))
             .collect()
     }
 
@@ -759,12 +856,12 @@ impl TableState {
             }
             FieldMatch::Range { lo, hi } => {
                 let flip = if spec.signed { 1u64 << (w - 1) } else { 0 };
-                FieldTest {
-                    mask: ones,
+                FieldTest::range(
+                    ones,
                     flip,
-                    lo: lo.as_u64_truncated() ^ flip,
-                    hi: hi.as_u64_truncated() ^ flip,
-                }
+                    lo.as_u64_truncated() ^ flip,
+                    hi.as_u64_truncated() ^ flip,
+                )
             }
         }
     }
@@ -782,15 +879,15 @@ impl TableState {
     /// The identity of an entry for [`TableState::find`]: its key fields,
     /// and its priority when the table uses priorities.
     fn key_hash(&self, key: &[FieldMatch], priority: i64) -> u64 {
-        let mut h = self.hasher.build_hasher();
+        let mut h = self.seed.mix();
         if self.uses_priority {
-            h.write_i64(priority);
+            h = h.word(priority as u64);
         }
         for f in key {
             let (a, b) = match f {
                 FieldMatch::Exact(v) | FieldMatch::Optional(Some(v)) => (Some(v), None),
                 FieldMatch::Lpm { value, len } => {
-                    h.write_u32(*len);
+                    h = h.word(u64::from(*len));
                     (Some(value), None)
                 }
                 FieldMatch::Ternary { value: a, mask: b } | FieldMatch::Range { lo: a, hi: b } => {
@@ -799,7 +896,7 @@ impl TableState {
                 FieldMatch::Optional(None) => (None, None),
             };
             for w in a.into_iter().chain(b).flat_map(|v| v.words()) {
-                h.write_u64(*w);
+                h = h.word(*w);
             }
         }
         h.finish()
@@ -822,11 +919,9 @@ impl TableState {
         }
         let hash = self.hash_masked(masked.iter());
         for g in self.groups.iter_mut().filter(|g| g.masks == masks) {
-            if let Some(b) = g.buckets.get_mut(&hash) {
-                b.retain(|&i| i != slot);
-            }
+            g.remove(hash, slot);
         }
-        self.ranges.retain(|r| r.index != slot);
+        self.remove_range(slot);
         self.free.push(slot);
         self.live -= 1;
         Ok(e)
@@ -917,73 +1012,82 @@ impl TableState {
 
     /// The index of the best entry matching `key`.
     pub fn lookup_index(&self, key: &[Bits]) -> Option<u32> {
-        let mut best: Option<u32> = None;
-        for g in &self.groups {
-            if let Some(b) = best
-                && self.rank_of(b) > g.best
-            {
-                break;
-            }
+        let best = self.best_in_groups(|g| {
             let hash = self.hash_masked_key(key, &g.masks);
-            let Some(bucket) = g.buckets.get(&hash) else {
-                continue;
-            };
-            for &i in bucket {
-                if self.matches_masked(i, key, &g.masks) {
-                    if self.beats(i, best) {
-                        best = Some(i);
-                    }
-                    break;
-                }
-            }
-        }
-        for r in &self.ranges {
-            if self.beats(r.index, best) && self.matches(r.index, key) {
-                best = Some(r.index);
+            g.find(hash, |i| self.matches_masked(i, key, &g.masks))
+        });
+        for &(r, _) in &self.ranges {
+            if !self.beats(r, best) {
                 break;
             }
+            if self.matches(r, key) {
+                return Some(r);
+            }
         }
-        best.filter(|&i| self.entries[i as usize].is_some())
+        best
     }
 
     /// [`TableState::lookup_index`] for a key given as words, one per key
     /// field with the bits above the field's width clear: the same entry,
     /// found through the same buckets. `None` also for a table that is not
     /// narrow (see [`TableState::is_narrow`]) or a key of another length.
+    #[inline]
     pub fn lookup_words(&self, key: &[u64]) -> Option<u32> {
-        if !self.narrow || key.len() != self.keys.len() {
+        if self.live == 0 || !self.narrow || key.len() != self.keys.len() {
             return None;
         }
-        let mut best: Option<u32> = None;
+        match (self.groups.as_slice(), self.ranges.is_empty()) {
+            // One group (an exact-only table, say): its match is the best.
+            ([g], true) => self.probe_words(g, key),
+            ([], _) => self.best_range_words(key, None),
+            _ => self.best_range_words(key, self.best_in_groups(|g| self.probe_words(g, key))),
+        }
+    }
+
+    /// The best entry of group `g` matching key words `key`.
+    #[inline]
+    fn probe_words(&self, g: &Group, key: &[u64]) -> Option<u32> {
+        let hash = self.hash_masked_words(key, &g.word_masks);
+        g.find(hash, |i| self.matches_words(i, key, &g.word_masks))
+    }
+
+    /// The best entry that `probe` finds in a group, probing the groups
+    /// best first and stopping at a group that cannot beat the best so far
+    /// (with LPM, the longest prefix that matches wins at once).
+    #[inline]
+    fn best_in_groups(&self, probe: impl Fn(&Group) -> Option<u32>) -> Option<u32> {
+        let mut best: Option<(u32, (i64, u64))> = None;
         for g in &self.groups {
-            if let Some(b) = best
-                && self.rank_of(b) > g.best
-            {
+            if best.is_some_and(|(_, (rank, _))| rank > g.best) {
                 break;
             }
-            let mut h = self.hasher.build_hasher();
-            for (k, m) in key.iter().zip(&g.word_masks) {
-                h.write_u64(k & m);
+            let Some(i) = probe(g) else { continue };
+            let o = self.order[i as usize];
+            if best.is_none_or(|(_, b)| precedence(o, b) == Ordering::Less) {
+                best = Some((i, o));
             }
-            let Some(bucket) = g.buckets.get(&h.finish()) else {
-                continue;
+        }
+        best.map(|(i, _)| i)
+    }
+
+    /// The first entry of `ranges` (so the best) that beats `best` and
+    /// whose word tests key words `key` pass; else `best`.
+    #[inline]
+    fn best_range_words(&self, key: &[u64], best: Option<u32>) -> Option<u32> {
+        let mut start = 0;
+        for &(r, n) in &self.ranges {
+            if !self.beats(r, best) {
+                break;
+            }
+            let Some(tests) = self.range_tests.get(start..start + n) else {
+                break;
             };
-            for &i in bucket {
-                if self.matches_words(i, key, &g.word_masks) {
-                    if self.beats(i, best) {
-                        best = Some(i);
-                    }
-                    break;
-                }
+            if passes_all(tests, key) {
+                return Some(r);
             }
+            start += n;
         }
-        for r in &self.ranges {
-            if self.beats(r.index, best) && r.tests.iter().zip(key).all(|(t, &k)| t.passes(k)) {
-                best = Some(r.index);
-                break;
-            }
-        }
-        best.filter(|&i| self.entries[i as usize].is_some())
+        best
     }
 
     /// Whether entry `cand` wins over the best entry so far.
@@ -1005,13 +1109,8 @@ impl TableState {
             .is_some_and(|v| key.iter().zip(masks).zip(v).all(|((k, m), v)| k & m == *v))
     }
 
-    /// The rank entry `i` was given when it was added.
-    fn rank_of(&self, i: u32) -> i64 {
-        self.order[i as usize].0
-    }
-
     fn hash_masked_key(&self, key: &[Bits], masks: &[Bits]) -> u64 {
-        let mut h = self.hasher.build_hasher();
+        let mut h = self.seed.mix();
         let mut m = masks.iter();
         for (k, spec) in key.iter().zip(&self.keys) {
             if spec.kind == MatchKind::Range {
@@ -1019,7 +1118,7 @@ impl TableState {
             }
             let Some(mask) = m.next() else { break };
             for (kw, mw) in k.words().iter().zip(mask.words()) {
-                h.write_u64(kw & mw);
+                h = h.word(kw & mw);
             }
         }
         h.finish()
@@ -1449,7 +1548,14 @@ mod tests {
     /// A random table shape, its first entries, later operations, and keys
     /// to look up.
     fn case() -> impl Strategy<Value = Case> {
-        kinds().prop_flat_map(|kinds| {
+        case_of(kinds())
+    }
+
+    /// [`case`] for tables whose key fields `kinds` gives.
+    fn case_of(
+        kinds: impl Strategy<Value = Vec<(MatchKind, bool)>>,
+    ) -> impl Strategy<Value = Case> {
+        kinds.prop_flat_map(|kinds| {
             let fields: Vec<_> = kinds
                 .iter()
                 .zip(WIDTHS)
@@ -1521,25 +1627,68 @@ mod tests {
         /// and keys.
         #[test]
         fn lookup_matches_the_naive_reference((kinds, entries, ops, keys) in case()) {
-            let specs = kinds.iter().zip(WIDTHS).map(|(&(kind, signed), width)| KeySpec { kind, width, signed }).collect();
-            let mut t = TableState::new(specs, 1000);
-            prop_assert!(t.is_narrow());
-            let mut live: Vec<Entry> = Vec::new();
-            for e in entries {
-                add(&mut t, &mut live, e);
-            }
-            for op in ops {
-                apply_op(&mut t, &mut live, op);
-            }
-            prop_assert_eq!(t.len(), live.len());
-            for key in &keys {
-                let want = naive(&t, &live, key).map(|i| &live[i]);
-                let index = t.lookup_index(key);
-                prop_assert_eq!(index.and_then(|i| t.entry(i)), want, "key {:?}", key);
-                let words: Vec<u64> = key.iter().map(Bits::as_u64_truncated).collect();
-                prop_assert_eq!(t.lookup_words(&words), index, "words {:?}", words);
-            }
+            check_against_naive(kinds, entries, ops, keys)?;
         }
+
+        /// The same for exact-only tables (one group, probed once).
+        #[test]
+        fn exact_lookups_match_the_naive_reference(
+            (kinds, entries, ops, keys) in case_of(proptest::collection::vec(
+                (Just(MatchKind::Exact), any::<bool>()),
+                1..=3,
+            ))
+        ) {
+            check_against_naive(kinds, entries, ops, keys)?;
+        }
+    }
+
+    /// Builds the table of a [`case`] and checks that its lookups, on values
+    /// and on words, agree with [`naive`].
+    fn check_against_naive(
+        kinds: Vec<(MatchKind, bool)>,
+        entries: Vec<(Vec<FieldMatch>, i64, usize)>,
+        ops: Vec<Op>,
+        keys: Vec<Vec<Bits>>,
+    ) -> Result<(), TestCaseError> {
+        let specs = kinds
+            .iter()
+            .zip(WIDTHS)
+            .map(|(&(kind, signed), width)| KeySpec {
+                kind,
+                width,
+                signed,
+            })
+            .collect();
+        let mut t = TableState::new(specs, 1000);
+        prop_assert!(t.is_narrow());
+        let mut live: Vec<Entry> = Vec::new();
+        for e in entries {
+            add(&mut t, &mut live, e);
+        }
+        for op in ops {
+            apply_op(&mut t, &mut live, op);
+        }
+        prop_assert_eq!(t.len(), live.len());
+        for key in &keys {
+            let want = naive(&t, &live, key).map(|i| &live[i]);
+            let index = t.lookup_index(key);
+            prop_assert_eq!(index.and_then(|i| t.entry(i)), want, "key {:?}", key);
+            let words: Vec<u64> = key.iter().map(Bits::as_u64_truncated).collect();
+            prop_assert_eq!(t.lookup_words(&words), index, "words {:?}", words);
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn empty_tables_miss() {
+        let key = [FieldMatch::Exact(b(8, 1)), FieldMatch::Exact(b(8, 2))];
+        let mut t = TableState::new(spec(&[(MatchKind::Exact, 8), (MatchKind::Exact, 8)]), 4);
+        assert_eq!(t.lookup_words(&[1, 2]), None);
+        t.insert(entry(key.to_vec(), 0, 1)).unwrap();
+        assert_eq!(t.lookup_words(&[1, 2]), Some(0));
+        t.remove(&key, 0).unwrap();
+        assert_eq!(t.lookup_words(&[1, 2]), None);
+        assert_eq!(t.lookup_index(&[b(8, 1), b(8, 2)]), None);
     }
 
     #[test]

@@ -74,7 +74,7 @@ mod ops;
 mod tests;
 mod word;
 
-pub use io::{read_word, write_word};
+pub use io::{FieldWord, read_word, write_word};
 pub use word::Word;
 
 use std::cmp::Ordering;

@@ -6,7 +6,9 @@ use crate::{DROP_PORT, StdMeta};
 use janus_engine::env::Env;
 use janus_engine::eval::{Node, Place, scalar_shape};
 use janus_engine::exec::Flow;
-use janus_engine::externs::{ExternArg, ExternHandler, ExternResolver};
+use janus_engine::externs::{
+    BitRun, CallSite, DataLayout, ExternArg, ExternHandler, ExternResolver,
+};
 use janus_engine::value::{Bits, read_word, write_word};
 use janus_p4::ir::{self, InstanceId, InstanceOf};
 use std::cell::RefCell;
@@ -54,6 +56,43 @@ enum Call {
     NoOp,
 }
 
+/// A call site: its kind, and for a checksum the fast form its arguments
+/// allow (worked out at load; `None`: the general path).
+#[derive(Clone, Copy, Debug)]
+struct Site {
+    call: Call,
+    checksum: Option<FastChecksum>,
+}
+
+/// An Internet checksum (the algorithm a constant, or left out) over data
+/// whose every run is whole 16-bit words from a byte boundary, written to
+/// (or checked against) a field at a fixed place: summed in place, four
+/// bytes at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FastChecksum {
+    cond: Cond,
+    /// The output field's bit and width (at most 64).
+    out_bit: u32,
+    out_width: u32,
+}
+
+/// A checksum's condition when it is known without evaluating it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cond {
+    Const(bool),
+    /// `h.isValid()`: the header's validity byte.
+    Valid(u32),
+}
+
+impl Cond {
+    fn holds(self, arena: &[u8]) -> bool {
+        match self {
+            Cond::Const(c) => c,
+            Cond::Valid(byte) => arena.get(byte as usize).is_some_and(|v| *v != 0),
+        }
+    }
+}
+
 /// v1model's `HashAlgorithm` members, in declaration order.
 const CRC32: u64 = 0;
 /// CRC-32 with parameters the control plane may change; bmv2 starts it
@@ -94,10 +133,13 @@ pub struct Requests {
 struct MeterArray {
     bytes: bool,
     cells: Vec<Meter>,
+    /// A direct meter's table slot: its entries each have a cell.
+    direct_slot: Option<u32>,
 }
 
 pub(crate) struct V1Externs {
-    calls: RefCell<Vec<Call>>,
+    /// The call sites, by the id [`ExternResolver::resolve`] gave them.
+    calls: RefCell<Vec<Site>>,
     kinds: HashMap<InstanceId, String>,
     std: StdMeta,
     /// State ids by (block instance path, extern instance); globals under
@@ -105,11 +147,13 @@ pub(crate) struct V1Externs {
     states: HashMap<(String, InstanceId), StateId>,
     /// State ids by control-plane name (`Ing.first.hits`).
     pub names: HashMap<String, StateId>,
-    counters: HashMap<StateId, Vec<(u64, u64)>>,
-    registers: HashMap<StateId, Vec<Bits>>,
-    meters: HashMap<StateId, MeterArray>,
-    /// Direct meters: the slot of the table whose entries each have a cell.
-    direct_meters: HashMap<StateId, u32>,
+    /// The cells of each counter (direct counters: one cell counting
+    /// every call), by state id; `None` for the other states.
+    counters: Vec<Option<Vec<(u64, u64)>>>,
+    /// The cells of each register, by state id.
+    registers: Vec<Option<Vec<Bits>>>,
+    /// Each meter, by state id.
+    meters: Vec<Option<MeterArray>>,
     /// The meters' clock.
     started: std::time::Instant,
     /// Digests waiting for the control plane: (receiver, data bits); at
@@ -165,9 +209,9 @@ impl V1Externs {
         }
         let mut states = HashMap::new();
         let mut names = HashMap::new();
-        let mut counters = HashMap::new();
-        let mut registers = HashMap::new();
-        let mut meters = HashMap::new();
+        let mut counters = vec![None; placed.len()];
+        let mut registers = vec![None; placed.len()];
+        let mut meters: Vec<Option<MeterArray>> = (0..placed.len()).map(|_| None).collect();
         for (path, i, name) in placed {
             let inst = &p.instances[i.0 as usize];
             let id = states.len() as StateId;
@@ -175,10 +219,10 @@ impl V1Externs {
             names.insert(name, id);
             match &inst.of {
                 InstanceOf::Extern { name } if name == "counter" => {
-                    counters.insert(id, vec![(0, 0); size(inst)]);
+                    counters[id as usize] = Some(vec![(0, 0); size(inst)]);
                 }
                 InstanceOf::Extern { name } if name == "direct_counter" => {
-                    counters.insert(id, vec![(0, 0); 1]);
+                    counters[id as usize] = Some(vec![(0, 0); 1]);
                 }
                 InstanceOf::Extern { name } if name == "meter" || name == "direct_meter" => {
                     let (cells, type_arg) = if name == "meter" {
@@ -191,13 +235,11 @@ impl V1Externs {
                         type_arg.map(|a| &a.kind),
                         Some(ir::ExprKind::Const(ir::Value::Enum(1)))
                     );
-                    meters.insert(
-                        id,
-                        MeterArray {
-                            bytes,
-                            cells: vec![Meter::default(); cells],
-                        },
-                    );
+                    meters[id as usize] = Some(MeterArray {
+                        bytes,
+                        cells: vec![Meter::default(); cells],
+                        direct_slot: None,
+                    });
                 }
                 InstanceOf::Extern { name } if name == "register" => {
                     let width = match p.types.get(inst.ty) {
@@ -207,7 +249,7 @@ impl V1Externs {
                             .map_or(32, |(w, _)| w),
                         _ => 32,
                     };
-                    registers.insert(id, vec![Bits::zero(width, false); size(inst)]);
+                    registers[id as usize] = Some(vec![Bits::zero(width, false); size(inst)]);
                 }
                 _ => {}
             }
@@ -221,7 +263,6 @@ impl V1Externs {
             counters,
             registers,
             meters,
-            direct_meters: HashMap::new(),
             started: std::time::Instant::now(),
             digests: Vec::new(),
             digests_dropped: 0,
@@ -238,22 +279,26 @@ impl V1Externs {
 
     /// Packets and bytes counted by `counter` instance `id` at `index`.
     pub fn counter(&self, id: StateId, index: usize) -> Option<(u64, u64)> {
-        self.counters.get(&id).and_then(|c| c.get(index)).copied()
+        self.counters
+            .get(id as usize)?
+            .as_ref()?
+            .get(index)
+            .copied()
     }
 
     /// Value of `register` instance `id` at `index`.
     pub fn register(&self, id: StateId, index: usize) -> Option<&Bits> {
-        self.registers.get(&id).and_then(|r| r.get(index))
+        self.registers.get(id as usize)?.as_ref()?.get(index)
     }
 
     pub fn counter_mut(&mut self, id: StateId, index: usize) -> Option<&mut (u64, u64)> {
-        self.counters.get_mut(&id).and_then(|c| c.get_mut(index))
+        self.counters.get_mut(id as usize)?.as_mut()?.get_mut(index)
     }
 
     /// Sets every cell of register `id` to 0; false if there is no such
     /// register.
     pub fn register_reset(&mut self, id: StateId) -> bool {
-        match self.registers.get_mut(&id) {
+        match self.registers.get_mut(id as usize).and_then(Option::as_mut) {
             Some(cells) => {
                 cells
                     .iter_mut()
@@ -265,7 +310,10 @@ impl V1Externs {
     }
 
     pub fn register_mut(&mut self, id: StateId, index: usize) -> Option<&mut Bits> {
-        self.registers.get_mut(&id).and_then(|r| r.get_mut(index))
+        self.registers
+            .get_mut(id as usize)?
+            .as_mut()?
+            .get_mut(index)
     }
 }
 
@@ -276,9 +324,9 @@ impl V1Externs {
         let Some(id) = self.state_of(path, inst) else {
             return;
         };
-        if let Some(m) = self.meters.get_mut(&id) {
+        if let Some(m) = self.meters.get_mut(id as usize).and_then(Option::as_mut) {
             m.cells = vec![Meter::default(); entries];
-            self.direct_meters.insert(id, slot);
+            m.direct_slot = Some(slot);
         }
     }
 
@@ -291,7 +339,8 @@ impl V1Externs {
 }
 
 impl ExternResolver for V1Externs {
-    fn resolve(&self, name: &str, instance: Option<InstanceId>, path: &str) -> Option<u32> {
+    fn resolve(&self, site: &CallSite<'_>) -> Option<u32> {
+        let (name, instance, path) = (site.name, site.instance, site.path);
         let kind = instance
             .and_then(|i| self.kinds.get(&i))
             .map(String::as_str);
@@ -322,8 +371,25 @@ impl ExternResolver for V1Externs {
             _ => return None,
         };
         let mut calls = self.calls.borrow_mut();
-        calls.push(call);
+        let checksum = match call {
+            Call::VerifyChecksum
+            | Call::UpdateChecksum
+            | Call::VerifyChecksumWithPayload
+            | Call::UpdateChecksumWithPayload => self.fast_checksum_of(site.args),
+            _ => None,
+        };
+        calls.push(Site { call, checksum });
         Some(calls.len() as u32 - 1)
+    }
+}
+
+impl V1Externs {
+    /// The cells of counter `id` (none if it is not a counter).
+    fn cells(&mut self, id: StateId) -> &mut [(u64, u64)] {
+        match self.counters.get_mut(id as usize) {
+            Some(Some(cells)) => cells,
+            _ => &mut [],
+        }
     }
 }
 
@@ -335,9 +401,10 @@ impl ExternHandler for V1Externs {
         _result: Option<&Place>,
         env: &mut Env<'_>,
     ) -> Flow {
-        let Some(call) = self.calls.borrow().get(id as usize).copied() else {
+        let Some(site) = self.calls.get_mut().get(id as usize).copied() else {
             return Flow::Continue;
         };
+        let call = site.call;
         match call {
             Call::MarkToDrop => {
                 // The argument may be a nested control's copy of
@@ -360,11 +427,7 @@ impl ExternHandler for V1Externs {
                     .and_then(|b| b.to_u64())
                     .unwrap_or(u64::MAX);
                 let bytes = self.ingress_length;
-                if let Some(c) = self
-                    .counters
-                    .get_mut(&i)
-                    .and_then(|c| c.get_mut(index as usize))
-                {
+                if let Some(c) = self.cells(i).get_mut(index as usize) {
                     c.0 += 1;
                     c.1 += bytes;
                 }
@@ -378,9 +441,10 @@ impl ExternHandler for V1Externs {
                 // The cell of the entry that matched; a default action run
                 // on a miss meters nothing and reads GREEN.
                 let entry = self
-                    .direct_meters
-                    .get(&i)
-                    .and_then(|slot| env.results.get(*slot as usize))
+                    .meters
+                    .get(i as usize)
+                    .and_then(|m| m.as_ref()?.direct_slot)
+                    .and_then(|slot| env.results.get(slot as usize))
                     .filter(|r| r.hit)
                     .map(|r| r.entry as usize);
                 let color = match entry {
@@ -391,7 +455,7 @@ impl ExternHandler for V1Externs {
             }
             Call::DirectCount(i) => {
                 let bytes = self.ingress_length;
-                if let Some(c) = self.counters.get_mut(&i).and_then(|c| c.first_mut()) {
+                if let Some(c) = self.cells(i).first_mut() {
                     c.0 += 1;
                     c.1 += bytes;
                 }
@@ -401,10 +465,9 @@ impl ExternHandler for V1Externs {
                     .value(args.get(1), env)
                     .and_then(|b| b.to_u64())
                     .unwrap_or(u64::MAX);
-                if let (Some(ExternArg::Place { place, .. }), Some(v)) = (
-                    args.first(),
-                    self.registers.get(&i).and_then(|r| r.get(index as usize)),
-                ) && let Some(bit) = place.resolve(env)
+                if let (Some(ExternArg::Place { place, .. }), Some(v)) =
+                    (args.first(), self.register(i, index as usize))
+                    && let Some(bit) = place.resolve(env)
                 {
                     v.write_bits(env.arena, bit as usize);
                 }
@@ -415,12 +478,7 @@ impl ExternHandler for V1Externs {
                     .and_then(|b| b.to_u64())
                     .unwrap_or(u64::MAX);
                 let v = self.value(args.get(1), env);
-                if let (Some(v), Some(slot)) = (
-                    v,
-                    self.registers
-                        .get_mut(&i)
-                        .and_then(|r| r.get_mut(index as usize)),
-                ) {
+                if let (Some(v), Some(slot)) = (v, self.register_mut(i, index as usize)) {
                     *slot = v.cast(slot.width(), false);
                 }
             }
@@ -448,6 +506,12 @@ impl ExternHandler for V1Externs {
             | Call::UpdateChecksum
             | Call::VerifyChecksumWithPayload
             | Call::UpdateChecksumWithPayload => {
+                if let Some(f) = site.checksum
+                    && let Some(ExternArg::Data(layout)) = args.get(1)
+                    && self.fast_checksum(f, call, layout, env)
+                {
+                    return Flow::Continue;
+                }
                 let cond = self.num(args.first(), env) != 0;
                 let algo = match args.get(3) {
                     Some(_) => self.num(args.get(3), env),
@@ -532,12 +596,82 @@ impl ExternHandler for V1Externs {
 }
 
 impl V1Externs {
+    /// The fast form of a checksum call with `args`, if it has one.
+    fn fast_checksum_of(&self, args: &[ExternArg]) -> Option<FastChecksum> {
+        let cond = match narrow(args.first())? {
+            Node::Const(b) => Cond::Const(b.as_u64_truncated() != 0),
+            Node::Valid(place) => match **place {
+                Place::Fixed { bit, .. } => Cond::Valid(bit / 8),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let algo = match args.get(3) {
+            None => CSUM16,
+            Some(_) => match narrow(args.get(3))? {
+                Node::Const(b) => b.as_u64_truncated(),
+                _ => return None,
+            },
+        };
+        let Some(ExternArg::Data(layout)) = args.get(1) else {
+            return None;
+        };
+        let words = layout
+            .runs()
+            .iter()
+            .all(|r| r.bit.is_multiple_of(8) && r.width.is_multiple_of(16));
+        let Some(ExternArg::Place {
+            place: Place::Fixed { bit, .. },
+            ty,
+        }) = args.get(2)
+        else {
+            return None;
+        };
+        let out_width = self.width(*ty).filter(|w| *w <= 64)?;
+        (algo == CSUM16 && words).then_some(FastChecksum {
+            cond,
+            out_bit: *bit,
+            out_width,
+        })
+    }
+
+    /// Runs checksum `call` in its fast form `f` over `layout`; false
+    /// (nothing done) if the data does not lie inside the arena.
+    fn fast_checksum(
+        &self,
+        f: FastChecksum,
+        call: Call,
+        layout: &DataLayout,
+        env: &mut Env<'_>,
+    ) -> bool {
+        if !f.cond.holds(env.arena) {
+            return true;
+        }
+        let Some(mut sum) = sum_runs(layout.runs(), env.arena) else {
+            return false;
+        };
+        // The payload starts on a word boundary: every run is whole words.
+        if matches!(
+            call,
+            Call::VerifyChecksumWithPayload | Call::UpdateChecksumWithPayload
+        ) {
+            sum = add_carry(sum, sum_words(env.input));
+        }
+        let v = fold_complement(sum) & low_bits(f.out_width);
+        if matches!(call, Call::UpdateChecksum | Call::UpdateChecksumWithPayload) {
+            write_number(env.arena, f.out_bit, f.out_width, v);
+        } else if read_number(env.arena, f.out_bit, f.out_width) != v {
+            self.std.checksum_error.write(env.arena, 1);
+        }
+        true
+    }
+
     /// Runs meter cell `index` of `id` on the current packet; GREEN for a
     /// cell that does not exist.
     fn meter(&mut self, id: StateId, index: usize) -> Color {
         let now_us = self.started.elapsed().as_micros() as u64;
         let bytes = self.ingress_length;
-        match self.meters.get_mut(&id) {
+        match self.meters.get_mut(id as usize).and_then(Option::as_mut) {
             Some(m) => {
                 let units = if m.bytes { bytes } else { 1 };
                 m.cells
@@ -558,7 +692,7 @@ impl V1Externs {
         peak: Rate,
     ) -> bool {
         let now_us = self.started.elapsed().as_micros() as u64;
-        let Some(m) = self.meters.get_mut(&id) else {
+        let Some(m) = self.meters.get_mut(id as usize).and_then(Option::as_mut) else {
             return false;
         };
         match index {
@@ -707,9 +841,92 @@ impl V1Externs {
     }
 }
 
-/// Writes `v` as the `width`-bit field at `bit` (zero-extended past 64 bits).
+/// The one's-complement sum of the big-endian 16-bit words of the runs
+/// of valid headers (each run whole words from a byte boundary), not
+/// folded (see [`sum_words`]); `None` if a run lies outside `arena`.
+fn sum_runs(runs: &[BitRun], arena: &[u8]) -> Option<u64> {
+    let mut sum = 0;
+    for run in runs {
+        if let Some(v) = run.valid_byte
+            && *arena.get(v as usize)? == 0
+        {
+            continue;
+        }
+        let start = run.bit as usize / 8;
+        sum = add_carry(
+            sum,
+            sum_words(arena.get(start..start + run.width as usize / 8)?),
+        );
+    }
+    Some(sum)
+}
+
+/// The one's-complement sum of the big-endian 16-bit words of `bytes` (an
+/// odd last byte the high half of a word), not folded to 16 bits: taken
+/// eight bytes at a time with end-around carry, which folds to the same
+/// sum (2^64 and 2^16 are both 1 modulo 2^16 - 1; the sum is 0 only when
+/// every byte is).
+fn sum_words(bytes: &[u8]) -> u64 {
+    let (eights, rest) = bytes.as_chunks::<8>();
+    let mut sum = 0;
+    for e in eights {
+        sum = add_carry(sum, u64::from_be_bytes(*e));
+    }
+    let tail = rest
+        .iter()
+        .zip((0..8).rev())
+        .fold(0, |t, (b, i)| t | u64::from(*b) << (8 * i));
+    add_carry(sum, tail)
+}
+
+/// `a + b` with end-around carry.
+fn add_carry(a: u64, b: u64) -> u64 {
+    let (s, carry) = a.overflowing_add(b);
+    s + u64::from(carry)
+}
+
+/// A mask of the low `width` bits (all 64 from 64 on).
+fn low_bits(width: u32) -> u64 {
+    if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    }
+}
+
+/// The expression of an `in` argument of at most 64 bits.
+fn narrow(arg: Option<&ExternArg>) -> Option<&Node> {
+    match arg {
+        Some(ExternArg::Value(Node::Narrow(n))) => Some(n),
+        _ => None,
+    }
+}
+
+/// Reads the `width`-bit field (at most 64 bits) at `bit`: two bytes when
+/// it is a 16-bit field on a byte boundary (a checksum), as
+/// [`read_word`] reads them.
+fn read_number(arena: &[u8], bit: u32, width: u32) -> u64 {
+    let byte = bit as usize / 8;
+    if width == 16
+        && bit.is_multiple_of(8)
+        && let Some(b) = arena.get(byte..byte + 2)
+    {
+        return u64::from(u16::from_be_bytes([b[0], b[1]]));
+    }
+    read_word(arena, bit as usize, width)
+}
+
+/// Writes `v` as the `width`-bit field at `bit` (zero-extended past 64
+/// bits): two bytes when it is a 16-bit field on a byte boundary (a
+/// checksum), as [`write_word`] writes them.
 fn write_number(arena: &mut [u8], bit: u32, width: u32, v: u64) {
-    if width <= 64 {
+    let byte = bit as usize / 8;
+    if width == 16
+        && bit.is_multiple_of(8)
+        && let Some(b) = arena.get_mut(byte..byte + 2)
+    {
+        b.copy_from_slice(&(v as u16).to_be_bytes());
+    } else if width <= 64 {
         write_word(arena, bit as usize, width, v);
     } else {
         Bits::from_u64(width, false, v).write_bits(arena, bit as usize);
@@ -1014,7 +1231,49 @@ mod tests {
         arena
     }
 
+    /// Groups of fields of whole 16-bit words from byte boundaries in a
+    /// 64-byte arena whose first 4 bytes are validity bytes.
+    fn word_groups() -> impl Strategy<Value = Vec<Group>> {
+        let field = (4u32..56, 0u32..4).prop_map(|(at, n)| (at * 8, n * 16));
+        prop::collection::vec(
+            (
+                prop::option::of(0u32..4),
+                prop::collection::vec(field, 0..5),
+            ),
+            0..5,
+        )
+    }
+
     proptest! {
+        #[test]
+        fn summing_words_in_place_gives_the_internet_checksum(
+            groups in word_groups(),
+            arena in prop::collection::vec(any::<u8>(), 64),
+            valid in prop::collection::vec(0u8..2, 4),
+            payload in prop::collection::vec(any::<u8>(), 0..19),
+        ) {
+            let arena = arena_with(arena, &valid);
+            let layout = data(&groups);
+            let want = copied(CSUM16, &layout, &arena, &payload, 16);
+            let sum = sum_runs(layout.runs(), &arena).expect("in the arena");
+            prop_assert_eq!(fold_complement(add_carry(sum, sum_words(&payload))), want);
+        }
+
+        #[test]
+        fn checksum_fields_read_and_write_as_bit_ranges(
+            arena in prop::collection::vec(any::<u8>(), 1..12),
+            bit in 0u32..100,
+            width in prop::sample::select(vec![1u32, 7, 16, 17, 32, 64]),
+            v in any::<u64>(),
+        ) {
+            let mut want = arena.clone();
+            write_word(&mut want, bit as usize, width, v);
+            let mut got = arena.clone();
+            write_number(&mut got, bit, width, v);
+            prop_assert_eq!(&got, &want);
+            prop_assert_eq!(read_number(&arena, bit, width), read_word(&arena, bit as usize, width));
+        }
+
         #[test]
         fn streaming_aligned_data_gives_the_copied_result(
             groups in groups(true),
@@ -1081,6 +1340,17 @@ mod tests {
             }
             prop_assert_eq!(csum16(&bytes), reference(CSUM16, &bytes));
         }
+    }
+
+    #[test]
+    fn words_sum_with_end_around_carry() {
+        // Eight 0xFF bytes sum to 0xFFFF (not 0); all zero bytes to 0.
+        assert_eq!(fold_complement(sum_words(&[0xFF; 8])), 0);
+        assert_eq!(fold_complement(sum_words(&[0xFF; 16])), 0);
+        assert_eq!(sum_words(&[0; 11]), 0);
+        // An odd last byte is the high half of its word.
+        assert_eq!(sum_words(&[0x12]), 0x12 << 56);
+        assert_eq!(fold_complement(sum_words(&[0x12])), !0x1200 & 0xFFFF);
     }
 
     #[test]

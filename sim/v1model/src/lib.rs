@@ -83,28 +83,90 @@ pub struct ActionInfo {
     pub params: Vec<(String, u32)>,
 }
 
-/// Where a field of `standard_metadata` lives (bit offset, width).
+/// Where a field of `standard_metadata` lives (bit offset, width), and
+/// the 8-byte window of the arena it is read and written through.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Field {
     pub bit: u32,
     pub width: u32,
+    /// The bytes of the arena.
+    arena_bytes: u32,
+    /// The window's first byte: the field's, or the arena's last eight.
+    window: u32,
+    /// Where the field sits in the window read as a big-endian number: its
+    /// lowest bit, and its bits (0: no window holds it; it is read and
+    /// written as a bit range).
+    shift: u32,
+    mask: u64,
 }
 
 impl Field {
-    fn read(self, arena: &[u8]) -> u64 {
-        janus_engine::value::read_word(arena, self.bit as usize, self.width)
+    /// The field of `width` bits at `bit` of an arena of `arena_bytes`.
+    fn new(bit: u32, width: u32, arena_bytes: u32) -> Field {
+        let window = (bit / 8).min(arena_bytes.saturating_sub(8));
+        let s = bit.saturating_sub(window * 8);
+        let fits = arena_bytes >= 8 && width >= 1 && s.checked_add(width).is_some_and(|e| e <= 64);
+        let (shift, mask) = if fits {
+            let shift = 64 - s - width;
+            (shift, (u64::MAX >> (64 - width)) << shift)
+        } else {
+            (0, 0)
+        };
+        Field {
+            bit,
+            width,
+            arena_bytes,
+            window,
+            shift,
+            mask,
+        }
     }
 
+    #[inline]
+    fn read(self, arena: &[u8]) -> u64 {
+        match self.chunk(arena) {
+            Some(w) => (u64::from_be_bytes(*w) & self.mask) >> self.shift,
+            None => janus_engine::value::read_word(arena, self.bit as usize, self.width),
+        }
+    }
+
+    /// Writes the low `width` bits of `v`.
+    #[inline]
     fn write(self, arena: &mut [u8], v: u64) {
-        janus_engine::value::write_word(arena, self.bit as usize, self.width, v);
+        let (shift, mask) = (self.shift, self.mask);
+        match self.chunk_mut(arena) {
+            Some(w) => {
+                let x = u64::from_be_bytes(*w);
+                *w = ((x & !mask) | ((v << shift) & mask)).to_be_bytes();
+            }
+            None => janus_engine::value::write_word(arena, self.bit as usize, self.width, v),
+        }
+    }
+
+    /// The window, if the field has one and `arena` holds it.
+    #[inline]
+    fn chunk(self, arena: &[u8]) -> Option<&[u8; 8]> {
+        if self.mask == 0 {
+            return None;
+        }
+        arena.get(self.window as usize..)?.first_chunk()
+    }
+
+    #[inline]
+    fn chunk_mut(self, arena: &mut [u8]) -> Option<&mut [u8; 8]> {
+        if self.mask == 0 {
+            return None;
+        }
+        arena.get_mut(self.window as usize..)?.first_chunk_mut()
     }
 
     /// The same field of another copy of the struct, `shift` bits on.
     fn shifted(self, shift: i64) -> Field {
-        Field {
-            bit: (i64::from(self.bit) + shift) as u32,
-            ..self
-        }
+        Field::new(
+            (i64::from(self.bit) + shift) as u32,
+            self.width,
+            self.arena_bytes,
+        )
     }
 }
 
@@ -215,7 +277,7 @@ impl V1Switch {
         let m_at = h_at + layouts.layout(h_ty)?.bytes;
         let sm_at = m_at + layouts.layout(m_ty)?.bytes;
         let arena_bytes = sm_at + layouts.layout(sm_ty)?.bytes;
-        let std = std_meta(&program, &mut layouts, sm_ty, sm_at)?;
+        let std = std_meta(&program, &mut layouts, sm_ty, sm_at, arena_bytes)?;
         let mut field_lists = HashMap::new();
         collect_field_lists(
             &program,
@@ -649,6 +711,7 @@ fn std_meta(
     layouts: &mut Layouts<'_>,
     sm_ty: janus_p4::types::TyId,
     at: u32,
+    arena_bytes: u32,
 ) -> Result<StdMeta, LoadError> {
     let info = p
         .types
@@ -661,10 +724,13 @@ fn std_meta(
         info.fields
             .iter()
             .position(|f| f.name == name)
-            .map(|i| Field {
-                bit: at * 8 + fields[i].bit_offset,
-                width: janus_engine::eval::scalar_shape(&p.types, info.fields[i].ty)
-                    .map_or(0, |(w, _)| w),
+            .map(|i| {
+                Field::new(
+                    at * 8 + fields[i].bit_offset,
+                    janus_engine::eval::scalar_shape(&p.types, info.fields[i].ty)
+                        .map_or(0, |(w, _)| w),
+                    arena_bytes,
+                )
             })
             .unwrap_or_default()
     };
@@ -716,5 +782,34 @@ fn table_info(p: &ir::Program, t: &ir::Table, block: ir::BlockId, path: &str) ->
                 }
             })
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Field;
+    use janus_engine::value::{read_word, write_word};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// A field read and written through its window is the bit range
+        /// read and written (near the arena's end, past it, and any width).
+        #[test]
+        fn fields_read_and_write_as_bit_ranges(
+            arena in prop::collection::vec(any::<u8>(), 0..24),
+            bit in 0u32..200,
+            width in 0u32..=64,
+            shift in prop::sample::select(vec![0i64, 8, -8, 3]),
+            v in any::<u64>(),
+        ) {
+            let field = Field::new(bit, width, arena.len() as u32).shifted(shift);
+            let (at, width) = (field.bit as usize, field.width);
+            let mut want = arena.clone();
+            write_word(&mut want, at, width, v);
+            let mut got = arena.clone();
+            field.write(&mut got, v);
+            prop_assert_eq!(&got, &want);
+            prop_assert_eq!(field.read(&arena), read_word(&arena, at, width));
+        }
     }
 }

@@ -84,7 +84,6 @@ impl V1Switch {
         kept: Option<(&[u8], u32)>,
         out: &mut dyn FnMut(u32, &[u8]),
     ) -> Option<Pass> {
-        let std = self.std;
         self.arena.fill(0);
         self.externs.truncate_to = None;
         self.externs.requests = Requests::default();
@@ -95,14 +94,20 @@ impl V1Switch {
         // the metadata of resubmitted and recirculated packets, and writes
         // `ingress_port` when a packet is received.
         if instance_type == NORMAL {
-            std.ingress_port.write(&mut self.arena, port as u64);
+            self.std.ingress_port.write(&mut self.arena, port as u64);
         }
         self.pass_length = packet.len() as u64;
         self.externs.ingress_length = self.pass_length;
-        std.packet_length.write(&mut self.arena, self.pass_length);
-        std.instance_type.write(&mut self.arena, instance_type);
+        self.std
+            .packet_length
+            .write(&mut self.arena, self.pass_length);
+        // The arena was just cleared: a normal packet's type (0) is there.
+        if instance_type != NORMAL {
+            self.std.instance_type.write(&mut self.arena, instance_type);
+        }
         self.now_us = self.now_us();
-        std.ingress_global_timestamp
+        self.std
+            .ingress_global_timestamp
             .write(&mut self.arena, self.now_us);
         let cursor = self.parse(packet);
         let payload = &packet[(cursor / 8).min(packet.len())..];
@@ -114,7 +119,7 @@ impl V1Switch {
         // unicast packet runs egress on the arena as it is.
         let snapshot = requests.clone.is_some()
             || requests.resubmit.is_some()
-            || std.mcast_grp.read(&self.arena) != 0;
+            || self.std.mcast_grp.read(&self.arena) != 0;
         if snapshot {
             self.after_ingress.copy_from_slice(&self.arena);
         }
@@ -125,8 +130,8 @@ impl V1Switch {
             clones = self.ingress_clone(c, port, packet);
             self.arena.copy_from_slice(&self.after_ingress);
         }
-        let mcast = std.mcast_grp.read(&self.arena) as u16;
-        let egress_spec = std.egress_spec.read(&self.arena);
+        let mcast = self.std.mcast_grp.read(&self.arena) as u16;
+        let egress_spec = self.std.egress_spec.read(&self.arena);
         let resubmit = requests.resubmit;
         // (rid, port) of each copy; a unicast copy needs no allocation.
         let group: Vec<(u16, u32)>;
@@ -207,18 +212,22 @@ impl V1Switch {
         pending: &mut Vec<EgressCopy>,
         out: &mut dyn FnMut(u32, &[u8]),
     ) -> Option<Pass> {
-        let std = self.std;
-        std.egress_port.write(&mut self.arena, egress_port as u64);
+        self.std
+            .egress_port
+            .write(&mut self.arena, egress_port as u64);
         // simple_switch clears egress_spec as egress starts: only an egress
         // that drops again (511) drops the copy.
-        std.egress_spec.write(&mut self.arena, 0);
+        self.std.egress_spec.write(&mut self.arena, 0);
         // ... and sets packet_length from the packet, whatever ingress wrote.
-        std.packet_length.write(&mut self.arena, self.pass_length);
-        std.egress_rid.write(&mut self.arena, rid as u64);
-        std.instance_type.write(&mut self.arena, instance_type);
+        self.std
+            .packet_length
+            .write(&mut self.arena, self.pass_length);
+        self.std.egress_rid.write(&mut self.arena, rid as u64);
+        self.std.instance_type.write(&mut self.arena, instance_type);
         // The model has no queues: egress starts in the microsecond ingress
         // did (one clock read per pass).
-        std.egress_global_timestamp
+        self.std
+            .egress_global_timestamp
             .write(&mut self.arena, self.now_us);
         self.externs.requests = Requests::default();
         self.run_block(Block::Egress, &[]);
@@ -226,7 +235,7 @@ impl V1Switch {
         if let Some(c) = requests.clone.filter(|c| c.egress) {
             self.egress_clone(c, pending);
         }
-        if std.egress_spec.read(&self.arena) == DROP_PORT {
+        if self.std.egress_spec.read(&self.arena) == DROP_PORT {
             if self.trace {
                 tracing::info!(target: "janus::trace", egress_port, "dropped in egress");
             }
@@ -264,9 +273,9 @@ impl V1Switch {
             return Vec::new();
         };
         self.arena.fill(0);
-        let std = self.std;
-        std.ingress_port.write(&mut self.arena, port as u64);
-        std.packet_length
+        self.std.ingress_port.write(&mut self.arena, port as u64);
+        self.std
+            .packet_length
             .write(&mut self.arena, packet.len() as u64);
         // The same packet through the same parser: the copy's payload is
         // the original's. Then, as simple_switch does after that parse, all

@@ -281,8 +281,8 @@ struct Toy {
 }
 
 impl crate::externs::ExternResolver for Toy {
-    fn resolve(&self, name: &str, instance: Option<ir::InstanceId>, _path: &str) -> Option<u32> {
-        match (name, instance) {
+    fn resolve(&self, site: &crate::externs::CallSite<'_>) -> Option<u32> {
+        match (site.name, site.instance) {
             ("drop_it", None) => Some(0),
             ("add", Some(_)) => Some(1),
             ("total", Some(_)) => Some(2),
@@ -520,5 +520,256 @@ fn composite_equality_compares_validity_and_fields() {
         run(&ops, &mut Env::new(&mut arena));
         let r = Bits::read_bits(&arena, at(2), 8, false).as_u64_truncated();
         assert_eq!(r, want, "case p=({pv},{pa},{px}) q=({qv},{qa},{qx})");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Specialised ops give what the generic ops they replace give.
+
+mod specialised {
+    use super::*;
+    use janus_p4::ir::{BinOp, UnOp};
+    use proptest::prelude::*;
+
+    const ARENA: usize = 48;
+
+    fn fixed(bit: u32) -> Place {
+        Place::Fixed { bit, ty: TyId(0) }
+    }
+
+    fn load(bit: u32, width: u32, signed: bool) -> Node {
+        Node::LoadFixed { bit, width, signed }
+    }
+
+    fn konst(width: u32, signed: bool, v: u64) -> Node {
+        Node::Const(Bits::from_u64(width, signed, v))
+    }
+
+    /// Runs `ops` on a copy of `arena`.
+    fn run_on(ops: &[Op], arena: &[u8]) -> (Flow, Vec<u8>) {
+        let mut arena = arena.to_vec();
+        let flow = run(ops, &mut Env::new(&mut arena));
+        (flow, arena)
+    }
+
+    /// `op` specialised (one op), after checking it runs as `op` does.
+    fn same_as_generic(op: Op, arena: &[u8]) -> Result<Op, TestCaseError> {
+        let generic = vec![op];
+        let special = special::specialise(generic.clone());
+        prop_assert_eq!(run_on(&special, arena), run_on(&generic, arena));
+        prop_assert_eq!(special.len(), 1);
+        Ok(special.into_iter().next().expect("one op"))
+    }
+
+    fn arena() -> impl Strategy<Value = Vec<u8>> {
+        prop::collection::vec(any::<u8>(), ARENA)
+    }
+
+    proptest! {
+        /// Stores of constants, of fixed fields and of other narrow values
+        /// to fixed places, anywhere in the arena (near its end, straddling
+        /// nine bytes, partly outside it).
+        #[test]
+        fn stores_match_the_generic_store(
+            a in arena(),
+            w in 1u32..=64,
+            signed in any::<bool>(),
+            bit in 0u32..(ARENA as u32 * 8),
+            src in 0u32..(ARENA as u32 * 8),
+            k in any::<u64>(),
+        ) {
+            let narrow = |n: Node| Node::Narrow(Box::new(n));
+            let store = |value| Op::Store { place: fixed(bit), value };
+            let op = same_as_generic(store(narrow(konst(w, signed, k))), &a)?;
+            prop_assert!(matches!(op, Op::SetWord { .. }), "{op:?}");
+            let op = same_as_generic(store(narrow(load(src, w, signed))), &a)?;
+            prop_assert!(matches!(op, Op::MoveWord { .. }), "{op:?}");
+            for bin in [BinOp::Add, BinOp::Sub] {
+                let sum = Node::Binary(bin, Box::new(load(src, w, signed)), Box::new(konst(w, signed, k)));
+                let op = same_as_generic(store(narrow(sum)), &a)?;
+                prop_assert!(matches!(op, Op::AddWord { .. }), "{op:?}");
+            }
+            let product = Node::Binary(BinOp::Mul, Box::new(load(src, w, signed)), Box::new(konst(w, signed, k)));
+            let op = same_as_generic(store(narrow(product)), &a)?;
+            prop_assert!(matches!(op, Op::StoreWord { .. }), "{op:?}");
+            // A zero initialiser (a constant outside `Narrow`) inside the arena.
+            if (bit + w) as usize <= ARENA * 8 {
+                let op = same_as_generic(store(konst(w, signed, 0)), &a)?;
+                prop_assert!(matches!(op, Op::SetWord { .. }), "{op:?}");
+            }
+        }
+
+        /// `if` on validity, on a field, on its negation and on a field
+        /// compared with a constant (either side, signed or not).
+        #[test]
+        fn conditions_match_the_generic_if(
+            a in arena(),
+            w in 1u32..=64,
+            signed in any::<bool>(),
+            bit in 0u32..(ARENA as u32 * 8 - 64),
+            byte in 0u32..ARENA as u32,
+            op in prop::sample::select(vec![BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge]),
+            near in any::<bool>(),
+            k in any::<u64>(),
+        ) {
+            let field = load(bit, w, signed);
+            // Half the time compare with the field's own value, give or take one.
+            let k = if near { read_word(&a, bit as usize, w).wrapping_add(k % 3).wrapping_sub(1) } else { k };
+            let valid = Node::Valid(Box::new(fixed(byte * 8)));
+            let not = |n: Node| Node::Unary(UnOp::Not, Box::new(n));
+            let cmp = |x: Node, y: Node| Node::Binary(op, Box::new(x), Box::new(y));
+            let (w1, s1) = (1, false);
+            let conds = [
+                valid.clone(),
+                not(valid),
+                load(bit, w1, s1),
+                not(load(bit, w1, s1)),
+                field.clone(),
+                cmp(field.clone(), konst(w, signed, k)),
+                cmp(konst(w, signed, k), field),
+            ];
+            let mark = |v| Op::Store { place: fixed(0), value: Node::Narrow(Box::new(konst(8, false, v))) };
+            for cond in conds {
+                let op = Op::If(Node::Narrow(Box::new(cond)), vec![mark(1)], vec![mark(2)]);
+                let special = same_as_generic(op, &a)?;
+                prop_assert!(matches!(special, Op::IfTest(..)), "{special:?}");
+            }
+        }
+
+        /// `extract` of a header without varbit at a fixed place, at any
+        /// cursor, from packets long enough or not.
+        #[test]
+        fn extracts_match_the_generic_extract(
+            a in arena(),
+            input in prop::collection::vec(any::<u8>(), 0..40),
+            wire_bits in 1u32..=200,
+            at in 0u32..8,
+            cursor in 0usize..330,
+        ) {
+            let shape = HeaderShape { wire_bits, valid_byte: wire_bits.div_ceil(8), varbit: None };
+            let errors = ParserErrors { packet_too_short: 7, ..ParserErrors::default() };
+            let generic = vec![Op::Extract { header: fixed(at * 8), shape, varbit_len: None, next_index: None, errors }];
+            let special = special::specialise(generic.clone());
+            prop_assert!(matches!(special[..], [Op::ExtractFixed(_)]), "{special:?}");
+            let cursor = cursor.min(input.len() * 8);
+            let go = |ops: &[Op]| {
+                let mut arena = a.clone();
+                let mut env = Env::parsing(&mut arena, &input);
+                env.cursor = cursor;
+                let flow = run(ops, &mut env);
+                let cursor = env.cursor;
+                (flow, cursor, arena)
+            };
+            prop_assert_eq!(go(&special), go(&generic));
+        }
+
+        /// `emit` of a header without varbit at a fixed place, valid or
+        /// not, after output ending on a byte boundary or not.
+        #[test]
+        fn emits_match_the_generic_emit(
+            a in arena(),
+            wire_bits in 1u32..=200,
+            at in 0u32..8,
+            before in 0usize..20,
+            valid in any::<bool>(),
+        ) {
+            let shape = HeaderShape { wire_bits, valid_byte: wire_bits.div_ceil(8), varbit: None };
+            let generic = vec![Op::Emit { header: fixed(at * 8), shape }];
+            let special = special::specialise(generic.clone());
+            prop_assert!(matches!(special[..], [Op::EmitFixed(_)]), "{special:?}");
+            let go = |ops: &[Op]| {
+                let mut arena = a.clone();
+                arena[(at + wire_bits.div_ceil(8)) as usize] = u8::from(valid);
+                let mut out = Vec::new();
+                let mut env = Env::deparsing(&mut arena, &mut out);
+                env.emit_bits(false, 3, before);
+                run(ops, &mut env);
+                let bits = env.out_bits;
+                (bits, out)
+            };
+            prop_assert_eq!(go(&special), go(&generic));
+        }
+
+        /// Control-plane arguments written as words land as `write_bits`
+        /// puts them.
+        #[test]
+        fn narrow_arguments_are_written_as_bits_are(
+            a in arena(),
+            w in 0u32..=64,
+            signed in any::<bool>(),
+            bit in 0u32..(ARENA as u32 * 8 - 64),
+            v in any::<u64>(),
+        ) {
+            let arg = Bits::from_u64(w, signed, v);
+            let mut words = a.clone();
+            write_arg(&mut Env::new(&mut words), &fixed(bit), &arg);
+            let mut bits = a;
+            arg.write_bits(&mut bits, bit as usize);
+            prop_assert_eq!(words, bits);
+        }
+    }
+
+    /// A `Seq` spliced into its list ends the list with the same flow.
+    #[test]
+    fn seq_bodies_are_spliced_with_their_flow() {
+        let set = |byte: u32, v| Op::Store {
+            place: fixed(byte * 8),
+            value: Node::Narrow(Box::new(konst(8, false, v))),
+        };
+        let generic = vec![
+            set(0, 1),
+            Op::Seq(vec![set(1, 2), Op::Seq(vec![Op::Return]), set(2, 3)]),
+            set(3, 4),
+        ];
+        let special = special::specialise(generic.clone());
+        assert!(!special.iter().any(|op| matches!(op, Op::Seq(_))));
+        assert_eq!(special.len(), 5);
+        let a = [0u8; ARENA];
+        let (flow, arena) = run_on(&special, &a);
+        assert_eq!((flow, arena.clone()), run_on(&generic, &a));
+        assert_eq!(flow, Flow::Return);
+        assert_eq!(arena[..4], [1, 2, 0, 0]);
+    }
+
+    /// The compiler emits the specialised forms for the usual statements.
+    #[test]
+    fn compiled_controls_use_the_specialised_ops() {
+        fn all(ops: &[Op], f: &mut impl FnMut(&Op)) {
+            for op in ops {
+                f(op);
+                match op {
+                    Op::If(_, a, b) | Op::IfTest(_, a, b) => {
+                        all(a, f);
+                        all(b, f);
+                    }
+                    Op::Loop { body, update, .. } => {
+                        all(body, f);
+                        all(update, f);
+                    }
+                    Op::CallAction {
+                        copy_in,
+                        body,
+                        copy_out,
+                    } => {
+                        all(copy_in, f);
+                        all(body, f);
+                        all(copy_out, f);
+                    }
+                    Op::Switch { bodies, .. } => bodies.iter().for_each(|b| all(b, f)),
+                    _ => {}
+                }
+            }
+        }
+        let r = super::load();
+        let (mut sets, mut tests, mut seqs) = (0, 0, 0);
+        all(&r.ops, &mut |op| match op {
+            Op::SetWord { .. } => sets += 1,
+            Op::IfTest(..) => tests += 1,
+            Op::Seq(_) => seqs += 1,
+            _ => {}
+        });
+        assert!(sets >= 3, "s.acc = 0, s.out1 = 1, s.out2 = 12, ...");
+        assert!(tests >= 1, "if (s.acc == 10)");
+        assert_eq!(seqs, 0, "blocks are spliced");
     }
 }

@@ -74,6 +74,87 @@ pub fn write_word(buf: &mut [u8], off: usize, width: u32, v: u64) {
     }
 }
 
+/// A field of 0..=64 bits at a bit offset known ahead (a field at a fixed
+/// place of the packet arena), with the shift and mask of its 8-byte
+/// big-endian load worked out once: reading or writing it is one load
+/// (and store), a mask and a shift. Gives what [`read_word`] and
+/// [`write_word`] give for the same field, which serve the cases the
+/// single load does not (a field straddling nine bytes, one within the
+/// buffer's last 8 bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldWord {
+    bit: u32,
+    width: u32,
+    /// The field's position in its 8-byte load: bits below it.
+    shift: u32,
+    /// The field's bits in the load; 0 when it does not fit one load (or
+    /// is empty), which sends every access to the general path.
+    mask: u64,
+}
+
+impl FieldWord {
+    /// The field of `width` bits (0..=64) at bit `bit`.
+    pub fn new(bit: u32, width: u32) -> FieldWord {
+        let s = bit % 8;
+        let fits = (1..=64).contains(&width) && s + width <= 64;
+        let shift = if fits { 64 - s - width } else { 0 };
+        let mask = if fits {
+            (u64::MAX >> (64 - width)) << shift
+        } else {
+            0
+        };
+        FieldWord {
+            bit,
+            width,
+            shift,
+            mask,
+        }
+    }
+
+    /// The field's width in bits.
+    #[inline]
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// The field's value in `buf`, as [`read_word`].
+    #[inline]
+    pub fn read(&self, buf: &[u8]) -> u64 {
+        let byte = (self.bit / 8) as usize;
+        match buf.get(byte..).and_then(|b| b.first_chunk::<8>()) {
+            Some(chunk) if self.mask != 0 => (u64::from_be_bytes(*chunk) & self.mask) >> self.shift,
+            _ => self.read_rare(buf),
+        }
+    }
+
+    /// [`FieldWord::read`] of a field the single load does not serve.
+    #[cold]
+    #[inline(never)]
+    fn read_rare(&self, buf: &[u8]) -> u64 {
+        read_word(buf, self.bit as usize, self.width)
+    }
+
+    /// Writes the low bits of `v` as the field in `buf`, as [`write_word`].
+    #[inline]
+    pub fn write(&self, buf: &mut [u8], v: u64) {
+        let byte = (self.bit / 8) as usize;
+        match buf.get_mut(byte..).and_then(|b| b.first_chunk_mut::<8>()) {
+            Some(chunk) if self.mask != 0 => {
+                let x = u64::from_be_bytes(*chunk);
+                *chunk = ((x & !self.mask) | ((v << self.shift) & self.mask)).to_be_bytes();
+            }
+            _ => self.write_rare(buf, v),
+        }
+    }
+
+    /// [`FieldWord::write`] of a field the single load does not serve.
+    #[cold]
+    #[inline(never)]
+    fn write_rare(&self, buf: &mut [u8], v: u64) {
+        write_word(buf, self.bit as usize, self.width, v);
+    }
+}
+
 /// Writes the low `width` bits (1..=64) of `v` as the field at `off`, which
 /// lies inside `buf`; the other bits of `buf` are unchanged. Not recursive,
 /// so that it inlines into its callers: a field straddling nine bytes takes

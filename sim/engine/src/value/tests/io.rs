@@ -81,3 +81,28 @@ proptest! {
         prop_assert_eq!(copy, buf);
     }
 }
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// `FieldWord` reads and writes what `read_word` and `write_word` do,
+    /// for fields in one load, straddling nine bytes, near the buffer's
+    /// end and outside it.
+    #[test]
+    fn field_word_matches_read_and_write_word(
+        w in 0u32..=64,
+        off in 0usize..90,
+        len in 0usize..24,
+        seed in any::<u64>(),
+        v in any::<u64>(),
+    ) {
+        let buf: Vec<u8> = (0..len).map(|i| (seed >> (i % 8 * 8)) as u8 ^ i as u8).collect();
+        let f = crate::value::FieldWord::new(off as u32, w);
+        prop_assert_eq!(f.width(), w);
+        prop_assert_eq!(f.read(&buf), crate::value::read_word(&buf, off, w));
+        let (mut a, mut b) = (buf.clone(), buf);
+        f.write(&mut a, v);
+        crate::value::write_word(&mut b, off, w, v);
+        prop_assert_eq!(a, b);
+    }
+}

@@ -1,0 +1,381 @@
+//! Specialised ops: the common shapes of statements, recognised once at
+//! compile time so that running them needs no place resolution, no
+//! [`crate::value::Word`] built from a tree and no shape checks.
+//!
+//! [`specialise`] rewrites a compiled op list: every rewrite gives the
+//! same result as the generic op it replaces (the tests in
+//! `exec/tests.rs` run both on the same state).
+
+use super::{Flow, HeaderShape, Op, ParserErrors};
+use crate::env::{Env, copy_bits};
+use crate::eval::{Node, Place};
+use crate::value::FieldWord;
+use janus_p4::ir::{BinOp, UnOp};
+
+/// A condition of an `if`, in a form tested without evaluating a node.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Test {
+    /// The header whose validity byte is `byte` is valid (`valid`) or
+    /// invalid (`!valid`).
+    Valid { byte: u32, valid: bool },
+    /// A field of 1..=64 bits at a fixed place, with `flip` xored in,
+    /// compared with `k` (which has `flip` xored in already). `flip` is the
+    /// sign bit of an `int<W>` field (so that an unsigned comparison of the
+    /// flipped patterns orders them as signed numbers), else 0.
+    Compare {
+        field: FieldWord,
+        flip: u64,
+        cmp: Cmp,
+        k: u64,
+    },
+}
+
+/// A comparison of two words, unsigned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Cmp {
+    /// The comparison for `binary op`, if it is one.
+    fn of(op: BinOp) -> Option<Cmp> {
+        Some(match op {
+            BinOp::Eq => Cmp::Eq,
+            BinOp::Ne => Cmp::Ne,
+            BinOp::Lt => Cmp::Lt,
+            BinOp::Le => Cmp::Le,
+            BinOp::Gt => Cmp::Gt,
+            BinOp::Ge => Cmp::Ge,
+            _ => return None,
+        })
+    }
+
+    /// The comparison with its operands swapped (`a < b` is `b > a`).
+    fn mirrored(self) -> Cmp {
+        match self {
+            Cmp::Lt => Cmp::Gt,
+            Cmp::Le => Cmp::Ge,
+            Cmp::Gt => Cmp::Lt,
+            Cmp::Ge => Cmp::Le,
+            same => same,
+        }
+    }
+
+    #[inline]
+    fn holds(self, a: u64, b: u64) -> bool {
+        match self {
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+        }
+    }
+}
+
+impl Test {
+    /// Whether the condition holds over the current arena.
+    #[inline]
+    pub fn holds(&self, env: &Env<'_>) -> bool {
+        match *self {
+            Test::Valid { byte, valid } => (env.arena[byte as usize] != 0) == valid,
+            Test::Compare {
+                ref field,
+                flip,
+                cmp,
+                k,
+            } => cmp.holds(field.read(env.arena) ^ flip, k),
+        }
+    }
+
+    /// The test of a narrow condition (the node inside [`Node::Narrow`]),
+    /// if it has one of the specialised shapes.
+    fn of(n: &Node) -> Option<Test> {
+        match n {
+            Node::Valid(place) => Some(Test::Valid {
+                byte: fixed_byte(place)?,
+                valid: true,
+            }),
+            Node::Unary(UnOp::Not, inner) => match &**inner {
+                Node::Valid(place) => Some(Test::Valid {
+                    byte: fixed_byte(place)?,
+                    valid: false,
+                }),
+                Node::LoadFixed { bit, width, .. } => nonzero(*bit, *width, Cmp::Eq),
+                _ => None,
+            },
+            Node::LoadFixed { bit, width, .. } => nonzero(*bit, *width, Cmp::Ne),
+            Node::Binary(op, a, b) => {
+                let cmp = Cmp::of(*op)?;
+                compare(a, b, cmp).or_else(|| compare(b, a, cmp.mirrored()))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// `field != 0` (`Cmp::Ne`) or `field == 0` (`Cmp::Eq`).
+fn nonzero(bit: u32, width: u32, cmp: Cmp) -> Option<Test> {
+    (1..=64).contains(&width).then_some(Test::Compare {
+        field: FieldWord::new(bit, width),
+        flip: 0,
+        cmp,
+        k: 0,
+    })
+}
+
+/// `field cmp constant` when `field` is a load of a fixed place and the
+/// constant has the field's width. The signedness of `field` (the left
+/// operand, whose type the comparison takes) chooses signed order.
+fn compare(field: &Node, k: &Node, cmp: Cmp) -> Option<Test> {
+    let (Node::LoadFixed { bit, width, signed }, Node::Const(k)) = (field, k) else {
+        return None;
+    };
+    if !(1..=64).contains(width) || k.width() != *width || k.is_signed() != *signed {
+        return None;
+    }
+    let flip = if *signed { 1u64 << (width - 1) } else { 0 };
+    Some(Test::Compare {
+        field: FieldWord::new(*bit, *width),
+        flip,
+        cmp,
+        k: k.as_u64_truncated() ^ flip,
+    })
+}
+
+/// The byte of a fixed place on a byte boundary (a header's validity).
+fn fixed_byte(place: &Place) -> Option<u32> {
+    match place {
+        Place::Fixed { bit, .. } => Some(bit / 8),
+        _ => None,
+    }
+}
+
+/// A header without a varbit field at a fixed, byte-aligned place of the
+/// arena, as extracted or emitted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FixedHeader {
+    /// The header's first byte in the arena.
+    pub byte: u32,
+    /// Its wire size in bits.
+    pub bits: u32,
+    /// Its validity byte in the arena.
+    pub valid: u32,
+    /// The error of a packet too short for it (extraction only).
+    pub too_short: u32,
+}
+
+impl FixedHeader {
+    /// The fixed form of a header at `place` of `shape`, if it has one.
+    fn of(place: &Place, shape: &HeaderShape, errors: Option<&ParserErrors>) -> Option<Self> {
+        let Place::Fixed { bit, .. } = place else {
+            return None;
+        };
+        if shape.varbit.is_some() || !bit.is_multiple_of(8) {
+            return None;
+        }
+        Some(FixedHeader {
+            byte: bit / 8,
+            bits: shape.wire_bits,
+            valid: bit / 8 + shape.valid_byte,
+            too_short: errors.map_or(0, |e| e.packet_too_short),
+        })
+    }
+
+    /// `packet.extract(hdr)`: the header's bits from the cursor into the
+    /// arena, the header valid, the cursor past it. A whole number of
+    /// bytes at a byte-aligned cursor is one slice copy.
+    #[inline]
+    pub fn extract(&self, env: &mut Env<'_>) -> Flow {
+        let n = self.bits as usize;
+        if n > env.remaining_bits() {
+            return Flow::Reject(self.too_short);
+        }
+        let (c, at) = (env.cursor, self.byte as usize);
+        if c.is_multiple_of(8) && n.is_multiple_of(8) {
+            env.arena[at..at + n / 8].copy_from_slice(&env.input[c / 8..c / 8 + n / 8]);
+        } else {
+            copy_bits(env.input, c, env.arena, at * 8, n);
+        }
+        env.cursor = c + n;
+        env.arena[self.valid as usize] = 1;
+        Flow::Continue
+    }
+
+    /// `packet.emit(hdr)`: the header's bits appended to the output if it
+    /// is valid.
+    #[inline]
+    pub fn emit(&self, env: &mut Env<'_>) {
+        if env.arena[self.valid as usize] != 0 {
+            env.emit_bits(false, self.byte as usize * 8, self.bits as usize);
+        }
+    }
+}
+
+/// Rewrites `ops` into their specialised forms: `Seq` bodies spliced into
+/// the list around them (a `Seq` is no scope at run time: its flow is the
+/// list's), stores, conditions, extracts and emits of the common shapes
+/// as their own ops, nested lists likewise.
+pub fn specialise(ops: Vec<Op>) -> Vec<Op> {
+    let mut out = Vec::with_capacity(ops.len());
+    for op in ops {
+        match op {
+            Op::Seq(inner) => out.extend(specialise(inner)),
+            op => out.push(specialise_op(op)),
+        }
+    }
+    out
+}
+
+/// One op in its specialised form (nested lists specialised too).
+fn specialise_op(op: Op) -> Op {
+    match op {
+        Op::Store { place, value } => store(place, value),
+        Op::If(cond, a, b) => {
+            let (a, b) = (specialise(a), specialise(b));
+            match &cond {
+                Node::Narrow(n) => match Test::of(n) {
+                    Some(t) => Op::IfTest(t, a, b),
+                    None => Op::If(cond, a, b),
+                },
+                _ => Op::If(cond, a, b),
+            }
+        }
+        Op::IfTest(t, a, b) => Op::IfTest(t, specialise(a), specialise(b)),
+        Op::Switch {
+            subject,
+            cases,
+            default,
+            bodies,
+        } => Op::Switch {
+            subject,
+            cases,
+            default,
+            bodies: bodies.into_iter().map(specialise).collect(),
+        },
+        Op::Loop { cond, body, update } => Op::Loop {
+            cond,
+            body: specialise(body),
+            update: specialise(update),
+        },
+        Op::CallAction {
+            copy_in,
+            body,
+            copy_out,
+        } => Op::CallAction {
+            copy_in: specialise(copy_in),
+            body: specialise(body),
+            copy_out: specialise(copy_out),
+        },
+        Op::SubParser {
+            copy_in,
+            parser,
+            copy_out,
+        } => Op::SubParser {
+            copy_in: specialise(copy_in),
+            parser,
+            copy_out: specialise(copy_out),
+        },
+        Op::ApplyTable {
+            slot,
+            name,
+            keys,
+            selector_keys,
+            actions,
+        } => Op::ApplyTable {
+            slot,
+            name,
+            keys,
+            selector_keys,
+            actions: actions
+                .into_iter()
+                .map(|a| super::ActionImpl {
+                    copy_in: specialise(a.copy_in),
+                    body: specialise(a.body),
+                    copy_out: specialise(a.copy_out),
+                    ..a
+                })
+                .collect(),
+        },
+        Op::Extract {
+            header,
+            shape,
+            varbit_len: None,
+            next_index: None,
+            errors,
+        } => match FixedHeader::of(&header, &shape, Some(&errors)) {
+            Some(h) => Op::ExtractFixed(h),
+            None => Op::Extract {
+                header,
+                shape,
+                varbit_len: None,
+                next_index: None,
+                errors,
+            },
+        },
+        Op::Emit { header, shape } => match FixedHeader::of(&header, &shape, None) {
+            Some(h) => Op::EmitFixed(h),
+            None => Op::Emit { header, shape },
+        },
+        op => op,
+    }
+}
+
+/// A store in its specialised form: a value of at most 64 bits to a fixed
+/// place writes its word there (a constant inline, a fixed field copied).
+fn store(place: Place, value: Node) -> Op {
+    let Place::Fixed { bit, .. } = place else {
+        return Op::Store { place, value };
+    };
+    match value {
+        Node::Narrow(n) => match *n {
+            Node::Const(k) => Op::SetWord {
+                dst: FieldWord::new(bit, k.width()),
+                value: k.as_u64_truncated(),
+            },
+            Node::LoadFixed {
+                bit: src, width, ..
+            } => Op::MoveWord {
+                dst: FieldWord::new(bit, width),
+                src: FieldWord::new(src, width),
+            },
+            n => add_word(bit, &n).unwrap_or(Op::StoreWord { bit, value: n }),
+        },
+        // Zero initialisers are constants outside `Narrow`.
+        Node::Const(k) if k.width() <= crate::value::SMALL_MAX_WIDTH => Op::SetWord {
+            dst: FieldWord::new(bit, k.width()),
+            value: k.as_u64_truncated(),
+        },
+        value => Op::Store { place, value },
+    }
+}
+
+/// `dst = src + k` or `dst = src - k` for a field `src` at a fixed place
+/// and a constant `k` of its width, as [`Op::AddWord`].
+fn add_word(dst: u32, n: &Node) -> Option<Op> {
+    let Node::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) = n else {
+        return None;
+    };
+    let (Node::LoadFixed { bit, width, .. }, Node::Const(k)) = (&**a, &**b) else {
+        return None;
+    };
+    if k.width() != *width {
+        return None;
+    }
+    let k = k.as_u64_truncated();
+    Some(Op::AddWord {
+        dst: FieldWord::new(dst, *width),
+        src: FieldWord::new(*bit, *width),
+        k: if *op == BinOp::Sub {
+            k.wrapping_neg()
+        } else {
+            k
+        },
+    })
+}
