@@ -853,12 +853,20 @@ fn sum_runs(runs: &[BitRun], arena: &[u8]) -> Option<u64> {
             continue;
         }
         let start = run.bit as usize / 8;
-        sum = add_carry(
-            sum,
-            sum_words(arena.get(start..start + run.width as usize / 8)?),
-        );
+        sum += sum_pairs(arena.get(start..start + run.width as usize / 8)?);
     }
     Some(sum)
+}
+
+/// The plain sum of the big-endian 16-bit words of `bytes` (an odd last
+/// byte the high half of a word): for header data, which has fewer than
+/// 2^48 words, so the sum cannot overflow and folds like [`sum_words`]'s.
+fn sum_pairs(bytes: &[u8]) -> u64 {
+    let (pairs, rest) = bytes.as_chunks::<2>();
+    let last = rest.first().map_or(0, |&b| u64::from(b) << 8);
+    pairs
+        .iter()
+        .fold(last, |s, w| s + u64::from(u16::from_be_bytes(*w)))
 }
 
 /// The one's-complement sum of the big-endian 16-bit words of `bytes` (an
@@ -1086,12 +1094,7 @@ fn fold_complement(mut sum: u64) -> u64 {
 /// The Internet checksum: one's complement of the one's-complement sum of
 /// 16-bit words (an odd last byte padded with 0).
 fn csum16(data: &[u8]) -> u64 {
-    let (words, rest) = data.as_chunks::<2>();
-    let last = rest.first().map_or(0, |&b| (b as u64) << 8);
-    let sum = words
-        .iter()
-        .fold(last, |s, w| s + u16::from_be_bytes(*w) as u64);
-    fold_complement(sum)
+    fold_complement(sum_pairs(data))
 }
 
 /// CRC-16/ARC (reflected 0x8005, initial 0), bmv2's `crc16`.
