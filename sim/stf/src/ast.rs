@@ -248,9 +248,9 @@ impl Command {
 /// One `field:value` of an `add` line. Equality ignores `column`.
 #[derive(Clone, Debug, Eq)]
 pub struct KeyMatch {
-    /// The field as written: a dotted path, possibly `[N]` on the first
-    /// component and `$N` stack suffixes (`hdr.stk$1.f` means
-    /// `hdr.stk[1].f`), kept verbatim for the runner to resolve.
+    /// The field as written: a dotted path, possibly with `[N]` indexes
+    /// and `$N` stack suffixes (`hdr.stk$1.f` means `hdr.stk[1].f`), kept
+    /// verbatim for the runner to resolve.
     pub field: String,
     /// The value.
     pub value: KeyValue,

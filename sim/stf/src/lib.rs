@@ -14,8 +14,8 @@
 //!   length ([`Pattern`]);
 //! - numbers are decimal, `0x` hex or `0b` binary, of any length; in key
 //!   values hex and binary digits may be `*` ([`Number`], [`KeyValue`]);
-//! - names are `[A-Za-z_$][A-Za-z0-9_$]*` paths joined by `.`, `[N]` only
-//!   on the first component, or a `"quoted name"`.
+//! - names are `[A-Za-z_$][A-Za-z0-9_$]*` paths joined by `.`, each
+//!   component optionally followed by `[N]`, or a `"quoted name"`.
 //!
 //! Parsing is syntactic: names are kept as written and key values are
 //! interpreted later, once the runner knows each key's match kind and

@@ -531,45 +531,44 @@ impl LineParser {
         }
     }
 
-    /// `ID ('[' N ']')? ('.' ID)*`, joined without spaces.
+    /// `ID ('[' N ']')? ('.' ID ('[' N ']')?)*`, joined without spaces. The
+    /// reference driver keeps key names verbatim, so `hdr.stk[1].f` is as
+    /// good as `hdr.stk$1.f`.
     fn qualified_name(&mut self, what: &str) -> PResult<(String, usize)> {
         let (mut name, col) = self.single_name(what)?;
-        if self.eat(&Tok::LBracket) {
-            match self.peek_tok() {
-                Some(Tok::Word(w)) if w.bytes().all(|b| b.is_ascii_digit()) => {
-                    name.push('[');
-                    name.push_str(w);
-                    name.push(']');
-                    self.bump();
-                }
-                _ => {
-                    return self.expected(&format!(
-                        "a decimal index inside `[ ]` after `{}`",
-                        snippet(&name)
-                    ));
-                }
-            }
-            self.expect(
-                Tok::RBracket,
-                &format!("`]` to close the index of `{}`", snippet(&name)),
-            )?;
-        }
+        self.stack_index(&mut name)?;
         while self.eat(&Tok::Dot) {
             let (part, _) = self.single_name(&format!("a name after `{}.`", snippet(&name)))?;
             name.push('.');
             name.push_str(&part);
-            if self.peek_tok() == Some(&Tok::LBracket) {
-                return Err(diag(
-                    self.col(),
-                    format!(
-                        "`[N]` is allowed only on the first component of a name; write a deeper stack \
-                         element as `{}$N`",
-                        snippet(&part)
-                    ),
+            self.stack_index(&mut name)?;
+        }
+        Ok((name, col))
+    }
+
+    /// An optional `[N]` after a name component, appended to `name`.
+    fn stack_index(&mut self, name: &mut String) -> PResult<()> {
+        if !self.eat(&Tok::LBracket) {
+            return Ok(());
+        }
+        match self.peek_tok() {
+            Some(Tok::Word(w)) if w.bytes().all(|b| b.is_ascii_digit()) => {
+                name.push('[');
+                name.push_str(w);
+                name.push(']');
+                self.bump();
+            }
+            _ => {
+                return self.expected(&format!(
+                    "a decimal index inside `[ ]` after `{}`",
+                    snippet(name)
                 ));
             }
         }
-        Ok((name, col))
+        self.expect(
+            Tok::RBracket,
+            &format!("`]` to close the index of `{}`", snippet(name)),
+        )
     }
 
     // --- numbers ---

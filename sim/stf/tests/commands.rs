@@ -340,6 +340,13 @@ fn add_key_names_with_index_and_stack_suffix() {
 }
 
 #[test]
+fn add_key_names_with_an_index_on_any_component() {
+    let keys = keys_of("add t hdr.vlans[1].vid:7 hdr.s[0].t[2].f:1 a()");
+    let names: Vec<&str> = keys.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["hdr.vlans[1].vid", "hdr.s[0].t[2].f"]);
+}
+
+#[test]
 fn add_action_params_any_order_and_spacing() {
     let (_, _, _, action, _) =
         add_parts("add t f:1 c4_6(val4:0x4040, val5 : 0x5050,val6:0x6060 , port:2)");

@@ -189,9 +189,9 @@ fn add_errors() {
 #[test]
 fn name_errors() {
     err_contains(
-        "add t hdr.stk[1].f:1 a()",
-        14,
-        "`[N]` is allowed only on the first component",
+        "add t hdr.stk[x].f:1 a()",
+        15,
+        "a decimal index inside `[ ]`",
     );
     err_contains("add t hdr[x].f:1 a()", 11, "a decimal index inside `[ ]`");
     err_contains("add t hdr[1.f:1 a()", 12, "`]` to close the index");

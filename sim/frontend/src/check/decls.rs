@@ -755,6 +755,11 @@ impl Checker<'_> {
         (self.ctx, self.return_ty) = saved;
         let act = &mut self.prog.actions[id.0 as usize];
         act.params = params;
+        for (param, decl) in act.params.iter_mut().zip(&a.params) {
+            if let Some(name) = param_control_plane_name(decl) {
+                param.name = name;
+            }
+        }
         act.body = body;
         self.declare(&a.name, Binding::Action(id));
         id
@@ -864,4 +869,17 @@ fn field_lists(annotations: &[crate::ast::Annotation]) -> Vec<u32> {
             _ => None,
         })
         .collect()
+}
+
+/// The name the control plane gives an action parameter when it differs
+/// from the source name: its `@name` (as p4c, a leading `.` dropped).
+fn param_control_plane_name(p: &ast::Param) -> Option<String> {
+    let annotation = ast::find_annotation(&p.annotations, "name")?;
+    match annotation.single_expr() {
+        Some(ast::Expr {
+            kind: ast::ExprKind::Str(s),
+            ..
+        }) => Some(s.strip_prefix('.').unwrap_or(s).to_string()),
+        _ => None,
+    }
 }
