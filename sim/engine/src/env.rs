@@ -98,6 +98,35 @@ impl<'a> Env<'a> {
         }
     }
 
+    /// An environment for a pipeline's blocks, given everything at once:
+    /// the table contents and the registers for their results, the action
+    /// profiles, the extern implementations and whether to trace. No packet
+    /// yet: set `input`, `packet_bytes`, `now_us` or `output` before a
+    /// block that needs them.
+    pub fn pipeline(
+        arena: &'a mut [u8],
+        tables: &'a [crate::table::TableState],
+        results: &'a mut [ApplyResult],
+        profiles: &'a [crate::profile::ActionProfile],
+        externs: &'a mut dyn crate::externs::ExternHandler,
+        trace: bool,
+    ) -> Env<'a> {
+        Env {
+            tables,
+            profiles,
+            results,
+            arena,
+            input: &[],
+            cursor: 0,
+            output: None,
+            out_bits: 0,
+            externs: Some(externs),
+            trace,
+            packet_bytes: 0,
+            now_us: 0,
+        }
+    }
+
     /// Gives the environment the table contents it runs against and the
     /// registers for their results (one per table).
     pub fn with_tables(

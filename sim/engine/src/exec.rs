@@ -231,6 +231,10 @@ pub enum Op {
         /// The `selector` keys, hashed to pick a member of a group.
         selector_keys: Vec<Node>,
         actions: Vec<ActionImpl>,
+        /// `keys` as fields read by one word load each, when every key is
+        /// a load of a fixed place of 1..=64 bits, there are at most
+        /// [`INLINE_KEYS`] and no selector keys (see [`special`]).
+        key_words: Option<Box<[FieldWord]>>,
     },
 }
 
@@ -240,10 +244,32 @@ pub enum Op {
 pub struct ActionImpl {
     /// The action's name, for traces.
     pub name: Box<str>,
-    pub params: Vec<Place>,
+    pub params: Vec<ActionParam>,
     pub copy_in: Vec<Op>,
     pub body: Vec<Op>,
     pub copy_out: Vec<Op>,
+}
+
+impl ActionImpl {
+    /// Whether running the action changes nothing (`NoAction`): no
+    /// parameters, no copies, an empty body.
+    #[inline]
+    pub fn does_nothing(&self) -> bool {
+        self.params.is_empty()
+            && self.copy_in.is_empty()
+            && self.body.is_empty()
+            && self.copy_out.is_empty()
+    }
+}
+
+/// A control-plane parameter of an action: where the entry's argument goes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionParam {
+    pub place: Place,
+    /// The place as a field of the parameter's width, when the place is
+    /// fixed and the width at most 64: an argument of that width is then
+    /// written with one word store.
+    pub word: Option<FieldWord>,
 }
 
 /// A control's body as it runs on each apply of the instance built with
@@ -1359,7 +1385,7 @@ fn apply_table(c: &mut Compiler<'_>, t: ir::TableId) -> Result<Op, CompileError>
                     }
                 }
                 // Left to the control plane: written from the entry.
-                None => params.push(c.place(&param)?),
+                None => params.push(action_param(c, &param)?),
             }
         }
         let body = compile_stmts(c, &action.body)?;
@@ -1377,7 +1403,21 @@ fn apply_table(c: &mut Compiler<'_>, t: ir::TableId) -> Result<Op, CompileError>
         keys,
         selector_keys,
         actions,
+        key_words: None,
     })
+}
+
+/// Where an action's control-plane parameter `param` (an expression naming
+/// it) lives, with its word form when it has one.
+fn action_param(c: &mut Compiler<'_>, param: &ir::Expr) -> Result<ActionParam, CompileError> {
+    let place = c.place(param)?;
+    let word = match (&place, scalar_shape(&c.program.types, param.ty)) {
+        (Place::Fixed { bit, .. }, Some((width, _))) if width <= SMALL_MAX_WIDTH => {
+            Some(FieldWord::new(*bit, width))
+        }
+        _ => None,
+    };
+    Ok(ActionParam { place, word })
 }
 
 fn switch(
@@ -1563,9 +1603,18 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
         } => {
             // `exit` ends the callers too, but each block exited still
             // copies out its `out` and `inout` arguments (P4_16, `exit`).
-            run(copy_in, env);
-            let flow = run(body, env);
-            run(copy_out, env);
+            // Empty lists are skipped without a call.
+            if !copy_in.is_empty() {
+                run(copy_in, env);
+            }
+            let flow = if body.is_empty() {
+                Flow::Continue
+            } else {
+                run(body, env)
+            };
+            if !copy_out.is_empty() {
+                run(copy_out, env);
+            }
             if flow == Flow::Exit {
                 return Flow::Exit;
             }
@@ -1617,7 +1666,15 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
             keys,
             selector_keys,
             actions,
-        } => return apply(env, *slot, name, keys, selector_keys, actions),
+            key_words,
+        } => {
+            if let Some(fields) = key_words
+                && let Some(flow) = apply_fixed(env, *slot, fields, actions)
+            {
+                return flow;
+            }
+            return apply(env, *slot, name, keys, selector_keys, actions);
+        }
         Op::SubParser {
             copy_in,
             parser,
@@ -1742,6 +1799,74 @@ pub(crate) fn with_values<R>(
     }
 }
 
+/// [`apply`] of a table whose keys are fixed fields (`fields`, see
+/// [`Op::ApplyTable`]'s `key_words`): the keys read with one word load
+/// each, looked up as words, the entry's action (or the default) run with
+/// its arguments. `None`, with nothing done, when tracing, or when the
+/// table is not narrow or may point into an action profile: [`apply`]
+/// serves those.
+#[inline(never)]
+fn apply_fixed(
+    env: &mut Env<'_>,
+    slot: u32,
+    fields: &[FieldWord],
+    actions: &[ActionImpl],
+) -> Option<Flow> {
+    let tables = env.tables;
+    let table = tables.get(slot as usize)?;
+    if env.trace || !table.is_narrow() || !table.is_direct() || fields.len() > INLINE_KEYS {
+        return None;
+    }
+    let mut words = [0u64; INLINE_KEYS];
+    for (w, f) in words.iter_mut().zip(fields) {
+        *w = f.read(env.arena);
+    }
+    let found = table
+        .lookup_words(&words[..fields.len()])
+        .and_then(|i| Some((i, table.entry(i)?)));
+    Some(match found {
+        Some((i, e)) => {
+            table.count_hit(i, env.packet_bytes, env.now_us);
+            record(env, slot, true, e.action, i);
+            run_listed(env, actions, e.action, &e.args)
+        }
+        None => match &table.default {
+            Some((a, args)) => {
+                record(env, slot, false, *a, u32::MAX);
+                run_listed(env, actions, *a, args)
+            }
+            None => {
+                record(env, slot, false, usize::MAX, u32::MAX);
+                Flow::Continue
+            }
+        },
+    })
+}
+
+/// Records the result of the apply of the table at `slot`: hit or miss,
+/// the action that ran (index in the list; `usize::MAX` for none), the
+/// entry that matched (`u32::MAX` for none).
+#[inline]
+fn record(env: &mut Env<'_>, slot: u32, hit: bool, action: usize, entry: u32) {
+    if let Some(r) = env.results.get_mut(slot as usize) {
+        *r = crate::env::ApplyResult {
+            hit,
+            action: action as u32,
+            entry,
+        };
+    }
+}
+
+/// Runs action `a` of a table's list with control-plane arguments `args`
+/// (nothing for an index outside the list).
+#[inline]
+fn run_listed(env: &mut Env<'_>, actions: &[ActionImpl], a: usize, args: &[Bits]) -> Flow {
+    match actions.get(a) {
+        Some(imp) if !imp.does_nothing() => run_action(env, imp, args),
+        _ => Flow::Continue,
+    }
+}
+
 /// Looks `key` up in the table at `slot` and runs the chosen action; for
 /// an entry pointing into an action profile, the member (or the member of
 /// the group that a hash of the `selector` values picks) gives the action;
@@ -1780,14 +1905,8 @@ fn apply_key(
         }
         None => (false, table.default.as_ref().map(|(a, args)| (*a, args))),
     };
-    let action = chosen.map_or(u32::MAX, |(a, _)| a as u32);
-    if let Some(r) = env.results.get_mut(slot as usize) {
-        *r = crate::env::ApplyResult {
-            hit,
-            action,
-            entry: found.map_or(u32::MAX, |(i, _)| i),
-        };
-    }
+    let action = chosen.map_or(usize::MAX, |(a, _)| a);
+    record(env, slot, hit, action, found.map_or(u32::MAX, |(i, _)| i));
     let Some((a, args)) = chosen else {
         return Flow::Continue;
     };
@@ -1799,14 +1918,25 @@ fn apply_key(
     {
         trace_apply(name, key, hit, &imp.name, args);
     }
-    for (place, arg) in imp.params.iter().zip(args) {
-        write_arg(env, place, arg);
+    run_action(env, imp, args)
+}
+
+/// Runs a table's action: its control-plane arguments written, the
+/// data-plane ones copied in, the body, the results copied out. Empty
+/// lists are skipped without a call.
+#[inline(always)]
+fn run_action(env: &mut Env<'_>, imp: &ActionImpl, args: &[Bits]) -> Flow {
+    for (param, arg) in imp.params.iter().zip(args) {
+        write_param(env, param, arg);
     }
-    // Most actions copy nothing in or out: skip the calls.
     if !imp.copy_in.is_empty() {
         run(&imp.copy_in, env);
     }
-    let flow = run(&imp.body, env);
+    let flow = if imp.body.is_empty() {
+        Flow::Continue
+    } else {
+        run(&imp.body, env)
+    };
     if !imp.copy_out.is_empty() {
         run(&imp.copy_out, env);
     }
@@ -1814,6 +1944,17 @@ fn apply_key(
         return Flow::Exit;
     }
     Flow::Continue
+}
+
+/// Writes a control-plane argument to its parameter: one word store when
+/// the parameter has a word form of the argument's width, else as
+/// [`write_arg`].
+#[inline]
+fn write_param(env: &mut Env<'_>, param: &ActionParam, arg: &Bits) {
+    match param.word {
+        Some(w) if w.width() == arg.width() => w.write(env.arena, arg.as_u64_truncated()),
+        _ => write_arg(env, &param.place, arg),
+    }
 }
 
 /// Writes an action's control-plane argument to its parameter: a value of

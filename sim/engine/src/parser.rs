@@ -4,7 +4,7 @@
 use crate::env::Env;
 use crate::eval::{CompileError, Compiler, Node, constant, scalar_shape};
 use crate::exec::{Flow, Op, ParserErrors, compile_stmts, guarded, run};
-use crate::value::{Bits, read_word};
+use crate::value::{Bits, FieldWord};
 use janus_p4::ir::{self, ExprKind, ParserState};
 use janus_p4::types::TyId;
 use std::cmp::Ordering;
@@ -68,6 +68,8 @@ pub enum Next {
     /// A select whose keys all fit in 64 bits and whose keysets are all
     /// constants, matched on words.
     Words(WordSelect),
+    /// A select on one field whose cases are exact values (and a default).
+    Exact(ExactSelect),
 }
 
 /// At most this many keys take the word path (their values live in an
@@ -93,7 +95,7 @@ pub struct WordSelect {
 #[derive(Clone, Debug, PartialEq)]
 enum WordKey {
     /// A field at a fixed bit of the arena (the common case), read inline.
-    Field { bit: u32, width: u32 },
+    Field(FieldWord),
     /// Any other narrow node (the node inside its [`Node::Narrow`]).
     Node(Node),
 }
@@ -103,7 +105,7 @@ impl WordKey {
     #[inline]
     fn pattern(&self, env: &Env<'_>) -> u64 {
         match self {
-            WordKey::Field { bit, width } => read_word(env.arena, *bit as usize, *width),
+            WordKey::Field(f) => f.read(env.arena),
             WordKey::Node(n) => n.eval_word(env).v,
         }
     }
@@ -173,7 +175,9 @@ impl WordSelect {
             .zip(shapes)
             .map(|(k, (width, _))| match k {
                 Node::Narrow(inner) if *width <= 64 => Some(match **inner {
-                    Node::LoadFixed { bit, width, .. } => WordKey::Field { bit, width },
+                    Node::LoadFixed { bit, width, .. } => {
+                        WordKey::Field(FieldWord::new(bit, width))
+                    }
                     ref n => WordKey::Node(n.clone()),
                 }),
                 _ => None,
@@ -224,6 +228,69 @@ impl WordSelect {
     }
 }
 
+/// A `select` on one field of at most 64 bits whose cases are all exact
+/// values, up to an optional catch-all (`default` or `_`): the field read
+/// once and compared with the values in case order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExactSelect {
+    key: FieldWord,
+    /// Each case's value, as the key's bit pattern, in case order.
+    values: Vec<u64>,
+    /// Each case's next state.
+    nexts: Vec<u32>,
+    /// The catch-all's next state; without one, a packet matching no value
+    /// fails the select.
+    default: Option<u32>,
+}
+
+impl ExactSelect {
+    /// The exact form of a select over `keys` of the given `(width, signed)`
+    /// shapes, or `None` unless there is one key, a field at a fixed place
+    /// of 1..=64 bits, and every case before the first catch-all is an
+    /// exact value (cases after a catch-all can never match).
+    pub fn of(keys: &[Node], shapes: &[(u32, bool)], cases: &[Case]) -> Option<ExactSelect> {
+        let ([Node::Narrow(inner)], [(width, _)]) = (keys, shapes) else {
+            return None;
+        };
+        let Node::LoadFixed { bit, width: w, .. } = **inner else {
+            return None;
+        };
+        if w != *width || !(1..=64).contains(&w) {
+            return None;
+        }
+        let mut select = ExactSelect {
+            key: FieldWord::new(bit, w),
+            values: Vec::with_capacity(cases.len()),
+            nexts: Vec::with_capacity(cases.len()),
+            default: None,
+        };
+        for case in cases {
+            match (case.value_set, case.keys.as_slice()) {
+                (None, [KeyMatch::Exact(v)]) => {
+                    select.values.push(v.as_u64_truncated() & low_bits(w));
+                    select.nexts.push(case.next);
+                }
+                (None, [KeyMatch::Any]) => {
+                    select.default = Some(case.next);
+                    break;
+                }
+                _ => return None,
+            }
+        }
+        Some(select)
+    }
+
+    /// The next state of the first case that matches, if any.
+    #[inline]
+    pub fn choose(&self, arena: &[u8]) -> Option<u32> {
+        let k = self.key.read(arena);
+        match self.values.iter().position(|v| *v == k) {
+            Some(i) => self.nexts.get(i).copied(),
+            None => self.default,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
     pub name: String,
@@ -239,7 +306,110 @@ pub struct CompiledParser {
     pub init: Vec<Op>,
     /// `states[0]` is `start`.
     pub states: Vec<State>,
+    /// Per state, the step the untraced path runs from it (see [`Step`]).
+    steps: Vec<Step>,
     pub errors: ParserErrors,
+}
+
+/// At most this many states are joined into one [`Step`].
+const MAX_JOINED: usize = 8;
+
+/// States run as one when parsing without tracing (tracing logs each
+/// state): a state's ops, then, while the state's ops are all plain (see
+/// [`is_plain`]) and it goes directly to another state, that state's ops,
+/// joined at load time. The result is that of running the states one by
+/// one: plain ops end no state early but by a rejection, which ends the
+/// parse either way.
+#[derive(Clone, Debug, PartialEq)]
+struct Step {
+    /// The states' ops, adjacent stores joined (see [`join`]).
+    ops: Vec<Op>,
+    /// How many states the step runs; each counts towards
+    /// [`MAX_TRANSITIONS`].
+    hops: usize,
+    /// The transition of the step's last state.
+    next: Next,
+}
+
+impl Step {
+    /// The step starting at state `first` of `states` (which exists).
+    fn of(states: &[State], first: usize) -> Step {
+        let mut ops: Vec<Op> = Vec::new();
+        let mut hops = 0;
+        let mut at = first;
+        while let Some(s) = states.get(at) {
+            for op in &s.ops {
+                match ops.last().and_then(|last| join(last, op)) {
+                    Some(both) => {
+                        ops.pop();
+                        ops.push(both);
+                    }
+                    None => ops.push(op.clone()),
+                }
+            }
+            hops += 1;
+            match s.next {
+                Next::Direct(n)
+                    if hops < MAX_JOINED
+                        && (n as usize) < states.len()
+                        && s.ops.iter().all(is_plain) =>
+                {
+                    at = n as usize;
+                }
+                _ => break,
+            }
+        }
+        Step {
+            ops,
+            hops,
+            next: states
+                .get(at)
+                .map_or(Next::Direct(ParserState::REJECT), |s| s.next.clone()),
+        }
+    }
+}
+
+/// One op doing what `a` then `b` do, when both are stores of adjacent
+/// fields that one 8-byte load covers: two constants, or two fields moved
+/// to two fields (when what the first writes is not what the second
+/// reads).
+fn join(a: &Op, b: &Op) -> Option<Op> {
+    match (a, b) {
+        (Op::SetWord { dst: d1, value: v1 }, Op::SetWord { dst: d2, value: v2 }) => {
+            let ((hi, vh), (lo, vl)) = match joined(d1, d2) {
+                Some(_) => ((d1, v1), (d2, v2)),
+                None => ((d2, v2), (d1, v1)),
+            };
+            Some(Op::SetWord {
+                dst: joined(hi, lo)?,
+                value: (vh & low_bits(hi.width())) << lo.width() | (vl & low_bits(lo.width())),
+            })
+        }
+        (Op::MoveWord { dst: d1, src: s1 }, Op::MoveWord { dst: d2, src: s2 }) => {
+            let (dst, src) = (joined(d1, d2)?, joined(s1, s2)?);
+            let w = dst.width();
+            let apart = dst.bit() + w <= src.bit() || src.bit() + w <= dst.bit();
+            apart.then_some(Op::MoveWord { dst, src })
+        }
+        _ => None,
+    }
+}
+
+/// The field of `a` and `b` together, when `b` starts where `a` ends and
+/// one 8-byte load covers both.
+fn joined(a: &FieldWord, b: &FieldWord) -> Option<FieldWord> {
+    let width = a.width() + b.width();
+    let fits = a.width() > 0 && b.width() > 0 && a.bit() % 8 + width <= 64;
+    (fits && a.bit() + a.width() == b.bit()).then(|| FieldWord::new(a.bit(), width))
+}
+
+/// Whether `op` ends with [`Flow::Continue`] or a rejection, never
+/// another flow: a store of a word or a fixed extract.
+fn is_plain(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::SetWord { .. } | Op::MoveWord { .. } | Op::AddWord { .. } | Op::ExtractFixed(_)
+    )
 }
 
 /// How a parse ended.
@@ -293,13 +463,7 @@ pub fn compile_parser(
                     .iter()
                     .map(|t| scalar_shape(&c.program.types, *t))
                     .collect::<Option<Vec<_>>>();
-                match shapes.and_then(|s| WordSelect::of(&key_nodes, &s, &cases)) {
-                    Some(words) => Next::Words(words),
-                    None => Next::Select {
-                        keys: key_nodes,
-                        cases,
-                    },
-                }
+                select(key_nodes, shapes.as_deref(), cases)
             }
         };
         states.push(State {
@@ -310,9 +474,25 @@ pub fn compile_parser(
     }
     Ok(CompiledParser {
         init,
+        steps: (0..states.len()).map(|i| Step::of(&states, i)).collect(),
         states,
         errors: ParserErrors::of(c.program),
     })
+}
+
+/// The fastest form of a select over `keys` (of `shapes`, when all are
+/// scalars) that serves its cases.
+fn select(keys: Vec<Node>, shapes: Option<&[(u32, bool)]>, cases: Vec<Case>) -> Next {
+    let Some(shapes) = shapes else {
+        return Next::Select { keys, cases };
+    };
+    if let Some(exact) = ExactSelect::of(&keys, shapes, &cases) {
+        return Next::Exact(exact);
+    }
+    match WordSelect::of(&keys, shapes, &cases) {
+        Some(words) => Next::Words(words),
+        None => Next::Select { keys, cases },
+    }
 }
 
 /// A case's keyset as one [`KeyMatch`] per key.
@@ -381,41 +561,125 @@ pub fn run_parser(p: &CompiledParser, env: &mut Env<'_>) -> Outcome {
     if !p.init.is_empty()
         && let Flow::Reject(e) = run(&p.init, env)
     {
-        return Outcome::Reject((e != crate::exec::REJECT_WITHOUT_ERROR).then_some(e));
+        return rejected(e);
     }
+    if env.trace {
+        run_states(p, env, 0, MAX_TRANSITIONS)
+    } else {
+        run_steps(p, env)
+    }
+}
+
+/// Runs the parser's joined [`Step`]s from `start`, without tracing.
+fn run_steps(p: &CompiledParser, env: &mut Env<'_>) -> Outcome {
     let mut state = 0u32;
-    for _ in 0..MAX_TRANSITIONS {
+    let mut budget = MAX_TRANSITIONS;
+    while budget > 0 {
+        let Some(step) = p.steps.get(state as usize) else {
+            return Outcome::Reject(None);
+        };
+        if step.hops > budget {
+            // The limit falls inside the step: state by state to it.
+            return run_states(p, env, state, budget);
+        }
+        budget -= step.hops;
+        if let Some(end) = ended(run_plain(&step.ops, env)) {
+            return end;
+        }
+        state = match transition(p, &step.next, env) {
+            Ok(next) => next,
+            Err(end) => return end,
+        };
+    }
+    Outcome::Reject(Some(p.errors.parser_timeout))
+}
+
+/// Runs the parser state by state from `state`, at most `budget` states,
+/// logging each when tracing.
+fn run_states(p: &CompiledParser, env: &mut Env<'_>, mut state: u32, budget: usize) -> Outcome {
+    for _ in 0..budget {
         let Some(s) = p.states.get(state as usize) else {
             return Outcome::Reject(None);
         };
         if env.trace {
             tracing::info!(target: "janus::trace", state = %s.name, at_bit = env.cursor, "parser");
         }
-        match run(&s.ops, env) {
-            Flow::Reject(e) => {
-                return Outcome::Reject((e != crate::exec::REJECT_WITHOUT_ERROR).then_some(e));
-            }
-            Flow::Exit | Flow::Return => return Outcome::Reject(None),
-            Flow::Continue | Flow::Break | Flow::LoopContinue => {}
+        if let Some(end) = ended(run(&s.ops, env)) {
+            return end;
         }
-        let next = match &s.next {
-            Next::Direct(n) => *n,
-            Next::Words(w) => match w.choose(env) {
-                Some(next) => next,
-                None => return Outcome::Reject(Some(p.errors.no_match)),
-            },
-            Next::Select { keys, cases } => match choose_bits(keys, cases, env) {
-                Some(next) => next,
-                None => return Outcome::Reject(Some(p.errors.no_match)),
-            },
-        };
-        state = match next {
-            ParserState::ACCEPT => return Outcome::Accept,
-            ParserState::REJECT => return Outcome::Reject(None),
-            n => n,
+        state = match transition(p, &s.next, env) {
+            Ok(next) => next,
+            Err(end) => return end,
         };
     }
     Outcome::Reject(Some(p.errors.parser_timeout))
+}
+
+/// Runs `ops` as [`run`] does, the plain ones inline.
+#[inline]
+fn run_plain(ops: &[Op], env: &mut Env<'_>) -> Flow {
+    for op in ops {
+        let flow = match op {
+            Op::SetWord { dst, value } => {
+                dst.write(env.arena, *value);
+                Flow::Continue
+            }
+            Op::MoveWord { dst, src } => {
+                let v = src.read(env.arena);
+                dst.write(env.arena, v);
+                Flow::Continue
+            }
+            Op::ExtractFixed(h) => h.extract(env),
+            op => run(std::slice::from_ref(op), env),
+        };
+        if flow != Flow::Continue {
+            return flow;
+        }
+    }
+    Flow::Continue
+}
+
+/// The next state a select of the general forms chooses, if any.
+#[inline(never)]
+fn choose_general(next: &Next, env: &mut Env<'_>) -> Option<u32> {
+    match next {
+        Next::Direct(n) => Some(*n),
+        Next::Exact(x) => x.choose(env.arena),
+        Next::Words(w) => w.choose(env),
+        Next::Select { keys, cases } => choose_bits(keys, cases, env),
+    }
+}
+
+/// The outcome of a parse whose state's ops ended with `flow`, if they
+/// ended it.
+#[inline]
+fn ended(flow: Flow) -> Option<Outcome> {
+    match flow {
+        Flow::Reject(e) => Some(rejected(e)),
+        Flow::Exit | Flow::Return => Some(Outcome::Reject(None)),
+        Flow::Continue | Flow::Break | Flow::LoopContinue => None,
+    }
+}
+
+/// The outcome of a rejection with error `e`.
+fn rejected(e: u32) -> Outcome {
+    Outcome::Reject((e != crate::exec::REJECT_WITHOUT_ERROR).then_some(e))
+}
+
+/// The state after `next`, or the outcome when the parse ends there.
+#[inline]
+fn transition(p: &CompiledParser, next: &Next, env: &mut Env<'_>) -> Result<u32, Outcome> {
+    let chosen = match next {
+        Next::Direct(n) => Some(*n),
+        Next::Exact(x) => x.choose(env.arena),
+        other => choose_general(other, env),
+    };
+    match chosen {
+        None => Err(Outcome::Reject(Some(p.errors.no_match))),
+        Some(ParserState::ACCEPT) => Err(Outcome::Accept),
+        Some(ParserState::REJECT) => Err(Outcome::Reject(None)),
+        Some(n) => Ok(n),
+    }
 }
 
 #[cfg(test)]

@@ -323,6 +323,9 @@ pub struct TableState {
     /// What each entry points to in the profile; `None` for an entry
     /// holding its own action.
     targets: Vec<Option<crate::profile::Target>>,
+    /// Whether an entry was ever made to point into a profile (cleared
+    /// only by a new table): while false, every target is `None`.
+    indirect: bool,
     /// Hits of each entry, by entry index (kept while the table is shared
     /// read-only with a running packet).
     counts: Vec<std::cell::Cell<(u64, u64)>>,
@@ -382,6 +385,7 @@ impl TableState {
             last_hit: Vec::new(),
             profile: None,
             targets: Vec::new(),
+            indirect: false,
             by_key: HashMap::default(),
             free: Vec::new(),
             live: 0,
@@ -660,6 +664,7 @@ impl TableState {
         };
         let slot = self.insert_slot(e)?;
         self.targets[slot as usize] = Some(target);
+        self.indirect = true;
         Ok(())
     }
 
@@ -672,7 +677,16 @@ impl TableState {
     ) -> Result<(), TableError> {
         let idx = self.find(key, priority).ok_or(TableError::NotFound)?;
         self.targets[idx] = Some(target);
+        self.indirect = true;
         Ok(())
+    }
+
+    /// Whether every entry holds its own action: the table has no action
+    /// profile and no entry ever pointed into one, so
+    /// [`TableState::target`] is `None` for every entry.
+    #[inline]
+    pub fn is_direct(&self) -> bool {
+        self.profile.is_none() && !self.indirect
     }
 
     /// The member or group entry `index` points to, if it is indirect.

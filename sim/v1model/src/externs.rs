@@ -6,9 +6,7 @@ use crate::{DROP_PORT, StdMeta};
 use janus_engine::env::Env;
 use janus_engine::eval::{Node, Place, scalar_shape};
 use janus_engine::exec::Flow;
-use janus_engine::externs::{
-    BitRun, CallSite, DataLayout, ExternArg, ExternHandler, ExternResolver,
-};
+use janus_engine::externs::{BitRun, CallSite, ExternArg, ExternHandler, ExternResolver};
 use janus_engine::value::{Bits, read_word, write_word};
 use janus_p4::ir::{self, InstanceId, InstanceOf};
 use std::cell::RefCell;
@@ -66,14 +64,96 @@ struct Site {
 
 /// An Internet checksum (the algorithm a constant, or left out) over data
 /// whose every run is whole 16-bit words from a byte boundary, written to
-/// (or checked against) a field at a fixed place: summed in place, four
-/// bytes at a time.
+/// (or checked against) a field at a fixed place: summed in place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct FastChecksum {
     cond: Cond,
-    /// The output field's bit and width (at most 64).
+    /// The data as at most [`FEW_LOADS`] eight-byte loads (an IPv4
+    /// header takes three); `None`: the data argument's layout is walked.
+    few: Option<FewLoads>,
+    /// The output field's bit and width (at most 64), and a mask of its
+    /// width's low bits.
     out_bit: u32,
     out_width: u32,
+    out_mask: u64,
+}
+
+/// The most eight-byte loads a checksum's data takes for its specialised
+/// sum.
+const FEW_LOADS: usize = 8;
+
+/// Data of whole 16-bit words from byte boundaries as a few eight-byte
+/// loads: the 16-bit words of a load read as a big-endian number sum to the
+/// number modulo 2^16 - 1 (2^16 is 1), so the loads' one's-complement sum
+/// folds to the words' (see [`sum_words`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FewLoads {
+    loads: [Load; FEW_LOADS],
+    /// How many of `loads` are used.
+    len: u8,
+}
+
+/// Eight arena bytes from `at` read as a big-endian number and masked to
+/// the data's bytes in them (the last ones, when a run ends in them),
+/// counted when the header whose validity byte is `valid` is valid
+/// (always when `None`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Load {
+    valid: Option<u32>,
+    at: u32,
+    mask: u64,
+}
+
+impl FewLoads {
+    /// The loads of `runs`, if each is whole 16-bit words from a byte
+    /// boundary, none ends in the arena's first seven bytes, and they take
+    /// at most [`FEW_LOADS`] loads: eight bytes at a time, then the last
+    /// eight bytes of the run masked to those not yet taken.
+    fn of(runs: &[BitRun]) -> Option<FewLoads> {
+        let mut few = FewLoads {
+            loads: [Load::default(); FEW_LOADS],
+            len: 0,
+        };
+        for r in runs {
+            if !r.bit.is_multiple_of(8) || !r.width.is_multiple_of(16) {
+                return None;
+            }
+            let end = (r.bit / 8).checked_add(r.width / 8)?;
+            let mut at = r.bit / 8;
+            while at < end {
+                let (load, taken) = match end - at {
+                    n if n >= 8 => (at, u64::MAX),
+                    n => (end.checked_sub(8)?, (1u64 << (8 * n)) - 1),
+                };
+                *few.loads.get_mut(usize::from(few.len))? = Load {
+                    valid: r.valid_byte,
+                    at: load,
+                    mask: taken,
+                };
+                few.len += 1;
+                at = at.saturating_add(8);
+            }
+        }
+        Some(few)
+    }
+
+    /// The one's-complement sum of the loads of valid headers (end-around
+    /// carry, not folded); `None` if a load lies outside `arena`.
+    #[inline]
+    fn sum(&self, arena: &[u8]) -> Option<u64> {
+        let mut sum = 0;
+        for load in &self.loads[..usize::from(self.len).min(FEW_LOADS)] {
+            // All ones when the load counts, else 0.
+            let counted = match load.valid {
+                None => u64::MAX,
+                Some(v) => 0u64.wrapping_sub(u64::from(*arena.get(v as usize)? != 0)),
+            };
+            let at = load.at as usize;
+            let w = arena.get(at..at + 8)?.first_chunk::<8>()?;
+            sum = add_carry(sum, u64::from_be_bytes(*w) & load.mask & counted);
+        }
+        Some(sum)
+    }
 }
 
 /// A checksum's condition when it is known without evaluating it.
@@ -401,10 +481,15 @@ impl ExternHandler for V1Externs {
         _result: Option<&Place>,
         env: &mut Env<'_>,
     ) -> Flow {
-        let Some(site) = self.calls.get_mut().get(id as usize).copied() else {
+        let Some(site) = self.calls.get_mut().get(id as usize) else {
             return Flow::Continue;
         };
         let call = site.call;
+        if let Some(f) = &site.checksum
+            && fast_checksum(f, call, args, &self.std.checksum_error, env)
+        {
+            return Flow::Continue;
+        }
         match call {
             Call::MarkToDrop => {
                 // The argument may be a nested control's copy of
@@ -506,12 +591,6 @@ impl ExternHandler for V1Externs {
             | Call::UpdateChecksum
             | Call::VerifyChecksumWithPayload
             | Call::UpdateChecksumWithPayload => {
-                if let Some(f) = site.checksum
-                    && let Some(ExternArg::Data(layout)) = args.get(1)
-                    && self.fast_checksum(f, call, layout, env)
-                {
-                    return Flow::Continue;
-                }
                 let cond = self.num(args.first(), env) != 0;
                 let algo = match args.get(3) {
                     Some(_) => self.num(args.get(3), env),
@@ -628,42 +707,22 @@ impl V1Externs {
             return None;
         };
         let out_width = self.width(*ty).filter(|w| *w <= 64)?;
+        // Where the condition is the header's validity, its runs need
+        // not test it again.
+        let mut few = FewLoads::of(layout.runs());
+        if let (Some(few), Cond::Valid(byte)) = (&mut few, cond) {
+            few.loads
+                .iter_mut()
+                .filter(|l| l.valid == Some(byte))
+                .for_each(|l| l.valid = None);
+        }
         (algo == CSUM16 && words).then_some(FastChecksum {
             cond,
+            few,
             out_bit: *bit,
             out_width,
+            out_mask: low_bits(out_width),
         })
-    }
-
-    /// Runs checksum `call` in its fast form `f` over `layout`; false
-    /// (nothing done) if the data does not lie inside the arena.
-    fn fast_checksum(
-        &self,
-        f: FastChecksum,
-        call: Call,
-        layout: &DataLayout,
-        env: &mut Env<'_>,
-    ) -> bool {
-        if !f.cond.holds(env.arena) {
-            return true;
-        }
-        let Some(mut sum) = sum_runs(layout.runs(), env.arena) else {
-            return false;
-        };
-        // The payload starts on a word boundary: every run is whole words.
-        if matches!(
-            call,
-            Call::VerifyChecksumWithPayload | Call::UpdateChecksumWithPayload
-        ) {
-            sum = add_carry(sum, sum_words(env.input));
-        }
-        let v = fold_complement(sum) & low_bits(f.out_width);
-        if matches!(call, Call::UpdateChecksum | Call::UpdateChecksumWithPayload) {
-            write_number(env.arena, f.out_bit, f.out_width, v);
-        } else if read_number(env.arena, f.out_bit, f.out_width) != v {
-            self.std.checksum_error.write(env.arena, 1);
-        }
-        true
     }
 
     /// Runs meter cell `index` of `id` on the current packet; GREEN for a
@@ -841,6 +900,44 @@ impl V1Externs {
     }
 }
 
+/// Runs checksum `call` (with `args`) in its fast form `f`, setting
+/// `checksum_error` on a mismatch; false (nothing done) if the data does
+/// not lie inside the arena.
+#[inline]
+fn fast_checksum(
+    f: &FastChecksum,
+    call: Call,
+    args: &[ExternArg],
+    checksum_error: &crate::Field,
+    env: &mut Env<'_>,
+) -> bool {
+    if !f.cond.holds(env.arena) {
+        return true;
+    }
+    let sum = match (&f.few, args.get(1)) {
+        (Some(few), _) => few.sum(env.arena),
+        (None, Some(ExternArg::Data(layout))) => sum_runs(layout.runs(), env.arena),
+        (None, _) => None,
+    };
+    let Some(mut sum) = sum else {
+        return false;
+    };
+    // The payload starts on a word boundary: every run is whole words.
+    if matches!(
+        call,
+        Call::VerifyChecksumWithPayload | Call::UpdateChecksumWithPayload
+    ) {
+        sum = add_carry(sum, sum_words(env.input));
+    }
+    let v = fold_complement(sum) & f.out_mask;
+    if matches!(call, Call::UpdateChecksum | Call::UpdateChecksumWithPayload) {
+        write_number(env.arena, f.out_bit, f.out_width, v);
+    } else if read_number(env.arena, f.out_bit, f.out_width) != v {
+        checksum_error.write(env.arena, 1);
+    }
+    true
+}
+
 /// The one's-complement sum of the big-endian 16-bit words of the runs
 /// of valid headers (each run whole words from a byte boundary), not
 /// folded (see [`sum_words`]); `None` if a run lies outside `arena`.
@@ -913,6 +1010,7 @@ fn narrow(arg: Option<&ExternArg>) -> Option<&Node> {
 /// Reads the `width`-bit field (at most 64 bits) at `bit`: two bytes when
 /// it is a 16-bit field on a byte boundary (a checksum), as
 /// [`read_word`] reads them.
+#[inline(always)]
 fn read_number(arena: &[u8], bit: u32, width: u32) -> u64 {
     let byte = bit as usize / 8;
     if width == 16
@@ -927,6 +1025,7 @@ fn read_number(arena: &[u8], bit: u32, width: u32) -> u64 {
 /// Writes `v` as the `width`-bit field at `bit` (zero-extended past 64
 /// bits): two bytes when it is a 16-bit field on a byte boundary (a
 /// checksum), as [`write_word`] writes them.
+#[inline(always)]
 fn write_number(arena: &mut [u8], bit: u32, width: u32, v: u64) {
     let byte = bit as usize / 8;
     if width == 16
@@ -934,7 +1033,15 @@ fn write_number(arena: &mut [u8], bit: u32, width: u32, v: u64) {
         && let Some(b) = arena.get_mut(byte..byte + 2)
     {
         b.copy_from_slice(&(v as u16).to_be_bytes());
-    } else if width <= 64 {
+    } else {
+        write_field(arena, bit, width, v);
+    }
+}
+
+/// Writes `v` as the `width`-bit field at `bit` (zero-extended past 64
+/// bits), a bit range of any width and place.
+fn write_field(arena: &mut [u8], bit: u32, width: u32, v: u64) {
+    if width <= 64 {
         write_word(arena, bit as usize, width, v);
     } else {
         Bits::from_u64(width, false, v).write_bits(arena, bit as usize);
@@ -1084,10 +1191,15 @@ fn pair_words(odd: &mut Option<u8>, data: &[u8], mut word: impl FnMut(u64)) {
 
 /// The one's complement of the one's-complement (end-around carry) fold
 /// of `sum` to 16 bits.
-fn fold_complement(mut sum: u64) -> u64 {
-    while sum >> 16 != 0 {
-        sum = (sum & 0xFFFF) + (sum >> 16);
-    }
+///
+/// Four fixed steps, each keeping the sum modulo 2^16 - 1 and non-zero
+/// when it was: 64 bits to at most 33, then 18, then 0x10002, then 16.
+#[inline]
+fn fold_complement(sum: u64) -> u64 {
+    let sum = (sum >> 32) + (sum & 0xFFFF_FFFF);
+    let sum = (sum >> 16) + (sum & 0xFFFF);
+    let sum = (sum >> 16) + (sum & 0xFFFF);
+    let sum = (sum >> 16) + (sum & 0xFFFF);
     !sum & 0xFFFF
 }
 
@@ -1260,6 +1372,37 @@ mod tests {
             let want = copied(CSUM16, &layout, &arena, &payload, 16);
             let sum = sum_runs(layout.runs(), &arena).expect("in the arena");
             prop_assert_eq!(fold_complement(add_carry(sum, sum_words(&payload))), want);
+        }
+
+        #[test]
+        fn few_loads_sum_as_the_runs(
+            groups in word_groups(),
+            arena in prop::collection::vec(any::<u8>(), 64),
+            valid in prop::collection::vec(0u8..2, 4),
+        ) {
+            let arena = arena_with(arena, &valid);
+            let layout = data(&groups);
+            let want = sum_runs(layout.runs(), &arena).map(fold_complement);
+            match FewLoads::of(layout.runs()) {
+                Some(few) => prop_assert_eq!(few.sum(&arena).map(fold_complement), want),
+                // Only data needing more loads than there are, or a run
+                // ending in the arena's first bytes, has no few loads.
+                None => prop_assert!(layout.runs().iter().any(|r| (r.bit + r.width) / 8 < 8)
+                    || layout.runs().iter().map(|r| (r.width / 8).div_ceil(8)).sum::<u32>()
+                        > FEW_LOADS as u32),
+            }
+        }
+
+        #[test]
+        fn folding_in_four_steps_is_folding_until_16_bits(sum in any::<u64>(), small in 0u64..0x30000) {
+            let fold = |mut s: u64| {
+                while s >> 16 != 0 {
+                    s = (s & 0xFFFF) + (s >> 16);
+                }
+                !s & 0xFFFF
+            };
+            prop_assert_eq!(fold_complement(sum), fold(sum));
+            prop_assert_eq!(fold_complement(small), fold(small));
         }
 
         #[test]

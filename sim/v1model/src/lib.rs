@@ -83,21 +83,33 @@ pub struct ActionInfo {
     pub params: Vec<(String, u32)>,
 }
 
+/// The window of a [`Field`] that has none: past the end of any arena
+/// (arenas have at most `u32::MAX` bytes, and `usize` is wider).
+const NO_WINDOW: u32 = u32::MAX;
+
 /// Where a field of `standard_metadata` lives (bit offset, width), and
 /// the 8-byte window of the arena it is read and written through.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Field {
     pub bit: u32,
     pub width: u32,
     /// The bytes of the arena.
     arena_bytes: u32,
-    /// The window's first byte: the field's, or the arena's last eight.
+    /// The window's first byte: the field's, or the arena's last eight;
+    /// [`NO_WINDOW`] when no window holds the field (it is read and written
+    /// as a bit range).
     window: u32,
     /// Where the field sits in the window read as a big-endian number: its
-    /// lowest bit, and its bits (0: no window holds it; it is read and
-    /// written as a bit range).
+    /// lowest bit, and its bits.
     shift: u32,
     mask: u64,
+}
+
+/// No field: 0 bits, read as 0, written as nothing.
+impl Default for Field {
+    fn default() -> Field {
+        Field::new(0, 0, 0)
+    }
 }
 
 impl Field {
@@ -106,11 +118,11 @@ impl Field {
         let window = (bit / 8).min(arena_bytes.saturating_sub(8));
         let s = bit.saturating_sub(window * 8);
         let fits = arena_bytes >= 8 && width >= 1 && s.checked_add(width).is_some_and(|e| e <= 64);
-        let (shift, mask) = if fits {
+        let (window, shift, mask) = if fits {
             let shift = 64 - s - width;
-            (shift, (u64::MAX >> (64 - width)) << shift)
+            (window, shift, (u64::MAX >> (64 - width)) << shift)
         } else {
-            (0, 0)
+            (NO_WINDOW, 0, 0)
         };
         Field {
             bit,
@@ -143,21 +155,18 @@ impl Field {
         }
     }
 
-    /// The window, if the field has one and `arena` holds it.
+    /// The window, if the field has one and `arena` holds it (no arena
+    /// holds [`NO_WINDOW`]'s: one test for both).
     #[inline]
     fn chunk(self, arena: &[u8]) -> Option<&[u8; 8]> {
-        if self.mask == 0 {
-            return None;
-        }
-        arena.get(self.window as usize..)?.first_chunk()
+        let at = self.window as usize;
+        arena.get(at..at + 8)?.first_chunk()
     }
 
     #[inline]
     fn chunk_mut(self, arena: &mut [u8]) -> Option<&mut [u8; 8]> {
-        if self.mask == 0 {
-            return None;
-        }
-        arena.get_mut(self.window as usize..)?.first_chunk_mut()
+        let at = self.window as usize;
+        arena.get_mut(at..at + 8)?.first_chunk_mut()
     }
 
     /// The same field of another copy of the struct, `shift` bits on.
@@ -186,6 +195,55 @@ pub(crate) struct StdMeta {
     pub parser_error: Field,
     pub ingress_global_timestamp: Field,
     pub egress_global_timestamp: Field,
+}
+
+impl StdMeta {
+    /// Writes what simple_switch sets as a packet enters ingress, into an
+    /// arena just cleared (so a field left out reads 0): the port a packet
+    /// from the wire came in on (`None`: resubmitted or recirculated), its
+    /// type, length and arrival time.
+    #[inline]
+    fn start_ingress(
+        &self,
+        arena: &mut [u8],
+        port: Option<u32>,
+        instance_type: u64,
+        length: u64,
+        now_us: u64,
+    ) {
+        if let Some(port) = port {
+            self.ingress_port.write(arena, u64::from(port));
+        }
+        self.packet_length.write(arena, length);
+        if instance_type != 0 {
+            self.instance_type.write(arena, instance_type);
+        }
+        self.ingress_global_timestamp.write(arena, now_us);
+    }
+
+    /// Writes what simple_switch sets as a copy enters egress: its port,
+    /// `egress_spec` cleared (only an egress that drops again drops it),
+    /// the packet's length whatever ingress wrote, its replication id and
+    /// type, and the time (the model has no queues: ingress's).
+    #[inline]
+    fn start_egress(&self, arena: &mut [u8], copy: EgressStart) {
+        self.egress_port.write(arena, u64::from(copy.port));
+        self.egress_spec.write(arena, 0);
+        self.packet_length.write(arena, copy.length);
+        self.egress_rid.write(arena, u64::from(copy.rid));
+        self.instance_type.write(arena, copy.instance_type);
+        self.egress_global_timestamp.write(arena, copy.now_us);
+    }
+}
+
+/// What a copy's `standard_metadata` gets as it enters egress.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EgressStart {
+    pub port: u32,
+    pub rid: u16,
+    pub instance_type: u64,
+    pub length: u64,
+    pub now_us: u64,
 }
 
 /// A loaded v1model pipeline.
@@ -673,14 +731,6 @@ fn collect_field_lists(
         }
     }
     Ok(())
-}
-
-#[derive(Clone, Copy)]
-pub(crate) enum Block {
-    Verify,
-    Ingress,
-    Egress,
-    Compute,
 }
 
 /// The empty profile an `action_profile(size)` or

@@ -8,7 +8,7 @@
 //! recirculates cannot loop for ever.
 
 use crate::externs::{CloneRequest, Requests};
-use crate::{Block, DROP_PORT, MirrorTarget, V1Switch};
+use crate::{DROP_PORT, EgressStart, MirrorTarget, V1Switch};
 use janus_engine::env::Env;
 use janus_engine::exec::run;
 use janus_engine::parser::{Outcome, run_parser};
@@ -90,36 +90,29 @@ impl V1Switch {
         if let Some((from, list)) = kept {
             copy_field_list(&self.field_lists, list, from, &mut self.arena);
         }
+        self.pass_length = packet.len() as u64;
+        self.externs.ingress_length = self.pass_length;
+        self.now_us = self.now_us();
         // Only a packet from the wire has its port: simple_switch clears
         // the metadata of resubmitted and recirculated packets, and writes
         // `ingress_port` when a packet is received.
-        if instance_type == NORMAL {
-            self.std.ingress_port.write(&mut self.arena, port as u64);
-        }
-        self.pass_length = packet.len() as u64;
-        self.externs.ingress_length = self.pass_length;
-        self.std
-            .packet_length
-            .write(&mut self.arena, self.pass_length);
-        // The arena was just cleared: a normal packet's type (0) is there.
-        if instance_type != NORMAL {
-            self.std.instance_type.write(&mut self.arena, instance_type);
-        }
-        self.now_us = self.now_us();
-        self.std
-            .ingress_global_timestamp
-            .write(&mut self.arena, self.now_us);
+        self.std.start_ingress(
+            &mut self.arena,
+            (instance_type == NORMAL).then_some(port),
+            instance_type,
+            self.pass_length,
+            self.now_us,
+        );
         let cursor = self.parse(packet);
         let payload = &packet[(cursor / 8).min(packet.len())..];
-        self.run_block(Block::Verify, payload);
-        self.run_block(Block::Ingress, &[]);
+        self.verify_and_ingress(payload);
         let requests = self.externs.requests;
         // The state after ingress is kept when more than one copy (or a
         // clone, or a resubmit keeping fields) starts from it; a plain
-        // unicast packet runs egress on the arena as it is.
-        let snapshot = requests.clone.is_some()
-            || requests.resubmit.is_some()
-            || self.std.mcast_grp.read(&self.arena) != 0;
+        // unicast packet runs egress on the arena as it is. (An I2E clone
+        // puts that state back: `mcast_grp` is read once.)
+        let mcast = self.std.mcast_grp.read(&self.arena);
+        let snapshot = requests.clone.is_some() || requests.resubmit.is_some() || mcast != 0;
         if snapshot {
             self.after_ingress.copy_from_slice(&self.arena);
         }
@@ -130,7 +123,7 @@ impl V1Switch {
             clones = self.ingress_clone(c, port, packet);
             self.arena.copy_from_slice(&self.after_ingress);
         }
-        let mcast = self.std.mcast_grp.read(&self.arena) as u16;
+        let mcast = mcast as u16;
         let egress_spec = self.std.egress_spec.read(&self.arena);
         let resubmit = requests.resubmit;
         // (rid, port) of each copy; a unicast copy needs no allocation.
@@ -212,25 +205,18 @@ impl V1Switch {
         pending: &mut Vec<EgressCopy>,
         out: &mut dyn FnMut(u32, &[u8]),
     ) -> Option<Pass> {
-        self.std
-            .egress_port
-            .write(&mut self.arena, egress_port as u64);
-        // simple_switch clears egress_spec as egress starts: only an egress
-        // that drops again (511) drops the copy.
-        self.std.egress_spec.write(&mut self.arena, 0);
-        // ... and sets packet_length from the packet, whatever ingress wrote.
-        self.std
-            .packet_length
-            .write(&mut self.arena, self.pass_length);
-        self.std.egress_rid.write(&mut self.arena, rid as u64);
-        self.std.instance_type.write(&mut self.arena, instance_type);
         // The model has no queues: egress starts in the microsecond ingress
         // did (one clock read per pass).
-        self.std
-            .egress_global_timestamp
-            .write(&mut self.arena, self.now_us);
+        let start = EgressStart {
+            port: egress_port,
+            rid,
+            instance_type,
+            length: self.pass_length,
+            now_us: self.now_us,
+        };
+        self.std.start_egress(&mut self.arena, start);
         self.externs.requests = Requests::default();
-        self.run_block(Block::Egress, &[]);
+        self.run_egress();
         let requests = self.externs.requests;
         if let Some(c) = requests.clone.filter(|c| c.egress) {
             self.egress_clone(c, pending);
@@ -241,8 +227,7 @@ impl V1Switch {
             }
             return None;
         }
-        self.run_block(Block::Compute, payload);
-        self.deparse(payload);
+        self.compute_and_deparse(payload);
         // A recirculated packet is the whole deparsed packet: truncation
         // only limits what is sent (as in bmv2).
         if let Some(list) = requests.recirculate {
@@ -355,36 +340,67 @@ impl V1Switch {
         env.cursor
     }
 
-    /// Runs a control; `payload` (the bytes the parser left) is what the
-    /// `*_with_payload` checksums add.
-    pub(crate) fn run_block(&mut self, which: Block, payload: &[u8]) {
-        let ops = match which {
-            Block::Verify => &self.verify,
-            Block::Ingress => &self.ingress,
-            Block::Egress => &self.egress,
-            Block::Compute => &self.compute,
-        };
-        let mut env = Env::new(&mut self.arena);
+    /// Runs verify checksum, then ingress, in one environment; `payload`
+    /// (the bytes the parser left) is what the `*_with_payload` checksums
+    /// add.
+    fn verify_and_ingress(&mut self, payload: &[u8]) {
+        let mut env = Env::pipeline(
+            &mut self.arena,
+            &self.tables,
+            &mut self.results,
+            &self.profiles,
+            &mut self.externs,
+            self.trace,
+        );
         env.input = payload;
         // Direct counters charge the length as received, as bmv2.
         env.packet_bytes = self.pass_length;
         env.now_us = self.now_us;
-        let mut env = env
-            .with_tables(&self.tables, &mut self.results)
-            .with_profiles(&self.profiles)
-            .with_externs(&mut self.externs)
-            .with_trace(self.trace);
-        run(ops, &mut env);
+        run(&self.verify, &mut env);
+        // A control leaves the environment as it found it but for the
+        // state; the cursor and output bits are reset all the same.
+        (env.cursor, env.out_bits) = (0, 0);
+        env.input = &[];
+        run(&self.ingress, &mut env);
     }
 
-    /// Deparses into `self.output` (reused): the emitted headers, then
-    /// `payload`.
-    fn deparse(&mut self, payload: &[u8]) {
-        let mut env = Env::deparsing(&mut self.arena, &mut self.output)
-            .with_tables(&self.tables, &mut self.results)
-            .with_profiles(&self.profiles)
-            .with_externs(&mut self.externs)
-            .with_trace(self.trace);
+    /// Runs egress on the copy in the arena.
+    fn run_egress(&mut self) {
+        let mut env = Env::pipeline(
+            &mut self.arena,
+            &self.tables,
+            &mut self.results,
+            &self.profiles,
+            &mut self.externs,
+            self.trace,
+        );
+        env.packet_bytes = self.pass_length;
+        env.now_us = self.now_us;
+        run(&self.egress, &mut env);
+    }
+
+    /// Runs compute checksum (whose `*_with_payload` checksums add
+    /// `payload`), then the deparser into `self.output` (reused), in one
+    /// environment; then appends `payload`.
+    fn compute_and_deparse(&mut self, payload: &[u8]) {
+        self.output.clear();
+        let output = &mut self.output;
+        let mut env = Env::pipeline(
+            &mut self.arena,
+            &self.tables,
+            &mut self.results,
+            &self.profiles,
+            &mut self.externs,
+            self.trace,
+        );
+        env.input = payload;
+        env.packet_bytes = self.pass_length;
+        env.now_us = self.now_us;
+        run(&self.compute, &mut env);
+        // The deparser sees no packet: it emits into the output.
+        (env.cursor, env.out_bits) = (0, 0);
+        (env.input, env.packet_bytes, env.now_us) = (&[], 0, 0);
+        env.output = Some(output);
         run(&self.deparser, &mut env);
         self.output.extend_from_slice(payload);
     }

@@ -190,17 +190,20 @@ impl FixedHeader {
 
     /// `packet.extract(hdr)`: the header's bits from the cursor into the
     /// arena, the header valid, the cursor past it. A whole number of
-    /// bytes at a byte-aligned cursor is one slice copy.
+    /// bytes at a byte-aligned cursor is one slice copy, its bounds check
+    /// the length check (the cursor never passes the packet's end).
     #[inline]
     pub fn extract(&self, env: &mut Env<'_>) -> Flow {
-        let n = self.bits as usize;
-        if n > env.remaining_bits() {
-            return Flow::Reject(self.too_short);
-        }
-        let (c, at) = (env.cursor, self.byte as usize);
+        let (n, c, at) = (self.bits as usize, env.cursor, self.byte as usize);
         if c.is_multiple_of(8) && n.is_multiple_of(8) {
-            env.arena[at..at + n / 8].copy_from_slice(&env.input[c / 8..c / 8 + n / 8]);
+            let Some(bytes) = env.input.get(c / 8..c / 8 + n / 8) else {
+                return Flow::Reject(self.too_short);
+            };
+            env.arena[at..at + n / 8].copy_from_slice(bytes);
         } else {
+            if n > env.remaining_bits() {
+                return Flow::Reject(self.too_short);
+            }
             copy_bits(env.input, c, env.arena, at * 8, n);
         }
         env.cursor = c + n;
@@ -288,8 +291,10 @@ fn specialise_op(op: Op) -> Op {
             keys,
             selector_keys,
             actions,
+            key_words,
         } => Op::ApplyTable {
             slot,
+            key_words: key_words.or_else(|| fixed_keys(&keys, &selector_keys)),
             name,
             keys,
             selector_keys,
@@ -325,6 +330,27 @@ fn specialise_op(op: Op) -> Op {
         },
         op => op,
     }
+}
+
+/// A table's keys as fields of fixed places read with one word load each
+/// ([`Op::ApplyTable`]'s `key_words`): when every key is a load of a fixed
+/// place of 1..=64 bits, there are at most [`super::INLINE_KEYS`] keys
+/// and no selector keys.
+fn fixed_keys(keys: &[Node], selector_keys: &[Node]) -> Option<Box<[FieldWord]>> {
+    if !selector_keys.is_empty() || keys.len() > super::INLINE_KEYS {
+        return None;
+    }
+    keys.iter()
+        .map(|k| match k {
+            Node::Narrow(n) => match **n {
+                Node::LoadFixed { bit, width, .. } if (1..=64).contains(&width) => {
+                    Some(FieldWord::new(bit, width))
+                }
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
 }
 
 /// A store in its specialised form: a value of at most 64 bits to a fixed

@@ -773,3 +773,330 @@ mod specialised {
         assert_eq!(seqs, 0, "blocks are spliced");
     }
 }
+
+// ---------------------------------------------------------------------------
+// Table applies on fixed key fields give what the generic apply gives.
+
+mod fixed_applies {
+    use super::*;
+    use crate::env::ApplyResult;
+    use crate::profile::{ActionProfile, Member, Target};
+    use crate::table::{Entry, FieldMatch, KeySpec, MatchKind, TableState};
+    use proptest::prelude::*;
+
+    const ARENA: usize = 64;
+    /// Key values come from a small set, so that entries often match.
+    const VALUES: u64 = 4;
+
+    fn fixed(bit: u32) -> Place {
+        Place::Fixed { bit, ty: TyId(0) }
+    }
+
+    /// One key field: its kind, width, place, and the packet's value.
+    #[derive(Clone, Debug)]
+    struct KeyField {
+        kind: MatchKind,
+        width: u32,
+        signed: bool,
+        bit: u32,
+        value: u64,
+    }
+
+    fn key_field() -> impl Strategy<Value = KeyField> {
+        let kind = prop::sample::select(vec![
+            MatchKind::Exact,
+            MatchKind::Lpm,
+            MatchKind::Ternary,
+            MatchKind::Range,
+            MatchKind::Optional,
+        ]);
+        (kind, 1u32..=64, any::<bool>(), 0u32..256, 0..VALUES).prop_map(
+            |(kind, width, signed, bit, value)| KeyField {
+                kind,
+                width,
+                signed,
+                bit: 128 + bit,
+                value,
+            },
+        )
+    }
+
+    /// One entry's match on a field of `f`'s shape, from small numbers.
+    fn field_match(f: &KeyField, a: u64, b: u64, len: u32) -> FieldMatch {
+        let v = |x: u64| Bits::from_u64(f.width, f.signed, x);
+        match f.kind {
+            MatchKind::Exact => FieldMatch::Exact(v(a)),
+            MatchKind::Lpm => FieldMatch::Lpm {
+                value: v(a),
+                len: len % (f.width + 1),
+            },
+            MatchKind::Ternary => FieldMatch::Ternary {
+                value: v(a),
+                mask: v([0, 1, u64::MAX, b][(len % 4) as usize]),
+            },
+            MatchKind::Range => FieldMatch::Range {
+                lo: v(a.min(b)),
+                hi: v(a.max(b)),
+            },
+            MatchKind::Optional => FieldMatch::Optional(len.is_multiple_of(2).then(|| v(a))),
+        }
+    }
+
+    /// An entry of a [`Case`]: numbers for its key fields, its action,
+    /// whether its arguments have the parameters' widths, their seed.
+    type CaseEntry = (Vec<(u64, u64, u32)>, usize, bool, u64);
+
+    /// A table case: key fields, action 0's parameter widths and places,
+    /// entries as (numbers, action, whether its arguments have the
+    /// parameters' widths), the default, counters, an indirect entry.
+    #[derive(Clone, Debug)]
+    struct Case {
+        keys: Vec<KeyField>,
+        params: Vec<(u32, u32)>,
+        entries: Vec<CaseEntry>,
+        default: Option<usize>,
+        counted: (bool, bool),
+        indirect: Option<bool>,
+        arena: Vec<u8>,
+    }
+
+    fn case() -> impl Strategy<Value = Case> {
+        (
+            prop::collection::vec(key_field(), 1..=4),
+            prop::collection::vec((1u32..=80, 0u32..120), 0..=3),
+            prop::collection::vec(
+                (
+                    prop::collection::vec((0..VALUES, 0..VALUES, any::<u32>()), 4),
+                    0usize..4,
+                    prop::bool::weighted(0.9),
+                    any::<u64>(),
+                ),
+                0..8,
+            ),
+            prop::option::of(0usize..4),
+            (any::<bool>(), any::<bool>()),
+            prop::option::weighted(0.2, any::<bool>()),
+            prop::collection::vec(any::<u8>(), ARENA),
+        )
+            .prop_map(
+                |(keys, params, entries, default, counted, indirect, arena)| Case {
+                    keys,
+                    params,
+                    entries,
+                    default,
+                    counted,
+                    indirect,
+                    arena,
+                },
+            )
+    }
+
+    /// Arguments for action 0's parameters (of other widths when not `fit`).
+    fn args(params: &[(u32, u32)], fit: bool, seed: u64) -> Vec<Bits> {
+        params
+            .iter()
+            .enumerate()
+            .map(|(i, &(w, _))| {
+                let w = if fit { w } else { w % 70 + 1 };
+                Bits::from_u64(w, false, seed.rotate_left(i as u32 * 13))
+            })
+            .collect()
+    }
+
+    /// The table of `c`, with the profile its indirect entry points into.
+    fn table(c: &Case) -> (TableState, Vec<ActionProfile>) {
+        let specs = c
+            .keys
+            .iter()
+            .map(|k| KeySpec {
+                kind: k.kind,
+                width: k.width,
+                signed: k.signed,
+            })
+            .collect();
+        let mut t = TableState::new(specs, 64);
+        (t.direct_counter, t.idle_timeout) = c.counted;
+        t.default = c.default.map(|a| (a, args(&c.params, true, 0x5a5a)));
+        let key_of = |nums: &[(u64, u64, u32)]| {
+            c.keys
+                .iter()
+                .zip(nums)
+                .map(|(k, &(a, b, len))| field_match(k, a, b, len))
+                .collect::<Vec<_>>()
+        };
+        for (i, (nums, action, fit, seed)) in c.entries.iter().enumerate() {
+            let _ = t.insert(Entry {
+                key: key_of(nums),
+                priority: i as i64 % 3,
+                action: *action,
+                args: args(&c.params, *fit, *seed),
+            });
+        }
+        let mut profiles = Vec::new();
+        if let Some(with_profile) = c.indirect {
+            let mut p = ActionProfile::new(4, None);
+            let member = Member {
+                action: 0,
+                args: args(&c.params, true, 7),
+            };
+            p.add_member(0, member).expect("room");
+            profiles.push(p);
+            t.profile = with_profile.then_some(0);
+            let key = key_of(&[(0, 0, 0); 4]);
+            let _ = t.insert_indirect(key, 5, Target::Member(0));
+        }
+        (t, profiles)
+    }
+
+    /// The table's op: action 0 writes its parameters and marks byte 0,
+    /// action 1 is `NoAction`, action 2 exits, action 3 marks byte 1 and
+    /// returns.
+    fn op(c: &Case) -> Op {
+        let mark = |byte: u32, v: u64| Op::SetWord {
+            dst: FieldWord::new(byte * 8, 8),
+            value: v,
+        };
+        let params = c
+            .params
+            .iter()
+            .map(|&(w, bit)| ActionParam {
+                place: fixed(bit),
+                word: (w <= 64).then(|| FieldWord::new(bit, w)),
+            })
+            .collect();
+        let action = |name: &str, params, body| ActionImpl {
+            name: name.into(),
+            params,
+            copy_in: Vec::new(),
+            body,
+            copy_out: Vec::new(),
+        };
+        Op::ApplyTable {
+            slot: 0,
+            name: "t".into(),
+            keys: c
+                .keys
+                .iter()
+                .map(|k| {
+                    Node::Narrow(Box::new(Node::LoadFixed {
+                        bit: k.bit,
+                        width: k.width,
+                        signed: k.signed,
+                    }))
+                })
+                .collect(),
+            selector_keys: Vec::new(),
+            actions: vec![
+                action("set", params, vec![mark(0, 1)]),
+                action("NoAction", Vec::new(), Vec::new()),
+                action("stop", Vec::new(), vec![Op::Exit]),
+                action("ret", Vec::new(), vec![mark(1, 3), Op::Return, mark(1, 4)]),
+            ],
+            key_words: None,
+        }
+    }
+
+    /// What an apply did: its flow, the arena, the recorded result, and
+    /// the table's counters and hit times.
+    type Outcome = (Flow, Vec<u8>, ApplyResult, Vec<(u64, u64)>, Vec<u64>);
+
+    fn run_case(c: &Case, op: &Op, trace: bool) -> Outcome {
+        let (t, profiles) = table(c);
+        let tables = [t];
+        let mut arena = c.arena.clone();
+        for k in &c.keys {
+            write_word(&mut arena, k.bit as usize, k.width, k.value);
+        }
+        let mut results = [ApplyResult::default()];
+        let flow = {
+            let mut env = Env::new(&mut arena)
+                .with_tables(&tables, &mut results)
+                .with_profiles(&profiles);
+            env.trace = trace;
+            env.packet_bytes = 77;
+            env.now_us = 1234;
+            run(std::slice::from_ref(op), &mut env)
+        };
+        let counts = tables[0].counted_entries().map(|(_, n)| n).collect();
+        let hits = (0..16).filter_map(|i| tables[0].last_hit_us(i)).collect();
+        (flow, arena, results[0], counts, hits)
+    }
+
+    proptest! {
+        /// Random narrow tables, entries, defaults and arguments (some of
+        /// other widths than their parameters, some wider than a word):
+        /// the apply on fixed key fields does what the generic apply on
+        /// key words does, and what the apply on key values does.
+        #[test]
+        fn fixed_applies_match_the_generic_apply(c in case()) {
+            let generic = op(&c);
+            let special = special::specialise(vec![generic.clone()]);
+            let [special @ Op::ApplyTable { key_words: Some(_), .. }] = &special[..] else {
+                panic!("not specialised: {special:?}");
+            };
+            let fast = run_case(&c, special, false);
+            prop_assert_eq!(&fast, &run_case(&c, &generic, false));
+            prop_assert_eq!(&fast, &run_case(&c, &generic, true));
+        }
+
+        /// A control-plane argument written through its parameter's word
+        /// form lands as `write_arg` puts it, whatever its width.
+        #[test]
+        fn parameter_words_write_what_write_arg_writes(
+            a in prop::collection::vec(any::<u8>(), ARENA),
+            param_width in 0u32..=64,
+            arg_width in 0u32..=80,
+            bit in 0u32..(ARENA as u32 * 8 - 80),
+            v in any::<u64>(),
+        ) {
+            let arg = Bits::from_u64(arg_width, false, v);
+            let param = ActionParam { place: fixed(bit), word: Some(FieldWord::new(bit, param_width)) };
+            let mut by_word = a.clone();
+            write_param(&mut Env::new(&mut by_word), &param, &arg);
+            let mut by_place = a;
+            write_arg(&mut Env::new(&mut by_place), &param.place, &arg);
+            prop_assert_eq!(by_word, by_place);
+        }
+    }
+
+    /// Keys that are not all fixed loads, or selector keys, keep the
+    /// generic apply.
+    #[test]
+    fn other_keys_are_not_specialised() {
+        let load = Node::Narrow(Box::new(Node::LoadFixed {
+            bit: 0,
+            width: 8,
+            signed: false,
+        }));
+        let sum = Node::Narrow(Box::new(Node::Binary(
+            janus_p4::ir::BinOp::Add,
+            Box::new(Node::LoadFixed {
+                bit: 0,
+                width: 8,
+                signed: false,
+            }),
+            Box::new(Node::Const(Bits::from_u64(8, false, 1))),
+        )));
+        let apply = |keys: Vec<Node>, selector_keys: Vec<Node>| Op::ApplyTable {
+            slot: 0,
+            name: "t".into(),
+            keys,
+            selector_keys,
+            actions: Vec::new(),
+            key_words: None,
+        };
+        let fixed = |op: Op| {
+            matches!(
+                &special::specialise(vec![op])[..],
+                [Op::ApplyTable {
+                    key_words: Some(_),
+                    ..
+                }]
+            )
+        };
+        assert!(fixed(apply(vec![load.clone()], Vec::new())));
+        assert!(!fixed(apply(vec![load.clone(), sum], Vec::new())));
+        assert!(!fixed(apply(vec![load.clone()], vec![load.clone()])));
+        assert!(!fixed(apply(vec![load; INLINE_KEYS + 1], Vec::new())));
+    }
+}

@@ -550,3 +550,319 @@ proptest! {
         prop_assert_eq!(words, bits);
     }
 }
+
+// --- Exact selects against selects on `Bits` ---
+
+/// Cases of exact values (some repeated) on one key, with or without a
+/// catch-all, and a key value near them.
+fn exact_select() -> impl Strategy<Value = ((u32, bool), Vec<Case>, u64)> {
+    (shape(), prop::collection::vec(0u64..6, 0..6), any::<bool>()).prop_flat_map(
+        |(shape, values, default)| {
+            let mut cases: Vec<Case> = values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| case(vec![exact(shape, *v as i64 - 2)], i as u32))
+                .collect();
+            if default {
+                cases.push(case(vec![KeyMatch::Any], 100));
+                // Never reached: after the catch-all.
+                cases.push(case(vec![exact(shape, 0)], 101));
+            }
+            let key = prop_oneof![(0u64..6).prop_map(|v| v.wrapping_sub(2)), any::<u64>()];
+            (Just(shape), Just(cases), key)
+        },
+    )
+}
+
+proptest! {
+    #[test]
+    fn exact_select_agrees_with_bits_select((shape, cases, value) in exact_select()) {
+        let key = key_node(0, shape);
+        let exact = ExactSelect::of(std::slice::from_ref(&key), &[shape], &cases)
+            .expect("an exact select");
+        let mut arena = vec![0u8; 8];
+        write_word(&mut arena, 0, shape.0, value);
+        let by_exact = exact.choose(&arena);
+        let by_bits = choose_bits(&[key], &cases, &mut Env::new(&mut arena));
+        prop_assert_eq!(by_exact, by_bits);
+    }
+}
+
+#[test]
+fn exact_select_only_for_one_field_and_exact_values() {
+    let b8 = (8, false);
+    let exact_case = case(vec![exact(b8, 1)], 1);
+    let of = |keys: &[Node], shapes: &[(u32, bool)], cases: &[Case]| {
+        ExactSelect::of(keys, shapes, cases).is_some()
+    };
+    assert!(of(
+        &[key_node(0, b8)],
+        &[b8],
+        std::slice::from_ref(&exact_case)
+    ));
+    // A mask, a range, a value set: not exact.
+    let masked = case(
+        vec![KeyMatch::Masked {
+            value: Bits::from_u64(8, false, 1),
+            mask: Bits::from_u64(8, false, 0xF),
+        }],
+        1,
+    );
+    assert!(!of(
+        &[key_node(0, b8)],
+        &[b8],
+        &[exact_case.clone(), masked]
+    ));
+    assert!(!of(
+        &[key_node(0, b8)],
+        &[b8],
+        &[case(vec![range(b8, 0, 2)], 1)]
+    ));
+    assert!(!of(
+        &[key_node(0, b8)],
+        &[b8],
+        &[case(vec![KeyMatch::InValueSet(0)], 1)]
+    ));
+    // Two keys; a key that is no field; a shape of another width.
+    let two = case(vec![exact(b8, 1), exact(b8, 1)], 1);
+    assert!(!of(&[key_node(0, b8), key_node(1, b8)], &[b8, b8], &[two]));
+    let not_field = Node::Narrow(Box::new(Node::Const(Bits::from_u64(8, false, 1))));
+    assert!(!of(&[not_field], &[b8], std::slice::from_ref(&exact_case)));
+    assert!(!of(&[key_node(0, b8)], &[(16, false)], &[exact_case]));
+}
+
+// --- Joined steps against the states one by one ---
+
+/// A store of a constant or a move between fields in a 16-byte arena.
+fn plain_store() -> impl Strategy<Value = Op> {
+    let field = (0u32..96, 1u32..=24).prop_map(|(bit, width)| FieldWord::new(bit, width));
+    prop_oneof![
+        (field.clone(), any::<u64>()).prop_map(|(dst, value)| Op::SetWord { dst, value }),
+        (field.clone(), 0u32..96).prop_map(|(dst, src)| Op::MoveWord {
+            dst,
+            src: FieldWord::new(src, dst.width()),
+        }),
+    ]
+}
+
+/// Runs of stores to adjacent fields (which [`join`] may join), mixed with
+/// arbitrary stores.
+fn store_runs() -> impl Strategy<Value = Vec<Op>> {
+    let adjacent = (
+        0u32..64,
+        0u32..64,
+        prop::collection::vec(1u32..=12, 1..5),
+        any::<bool>(),
+    )
+        .prop_map(|(dst, src, widths, consts)| {
+            let (mut d, mut s) = (dst, src);
+            widths
+                .iter()
+                .enumerate()
+                .map(|(i, w)| {
+                    let dst = FieldWord::new(d, *w);
+                    let op = if consts {
+                        Op::SetWord {
+                            dst,
+                            value: 0x5a5a_5a5a ^ i as u64,
+                        }
+                    } else {
+                        Op::MoveWord {
+                            dst,
+                            src: FieldWord::new(s, *w),
+                        }
+                    };
+                    (d, s) = (d + w, s + w);
+                    op
+                })
+                .collect::<Vec<_>>()
+        });
+    prop::collection::vec(
+        prop_oneof![adjacent, plain_store().prop_map(|op| vec![op])],
+        1..5,
+    )
+    .prop_map(|runs| runs.concat())
+}
+
+proptest! {
+    #[test]
+    fn joined_stores_do_what_the_stores_do(
+        ops in store_runs(),
+        arena in prop::collection::vec(any::<u8>(), 16),
+    ) {
+        let states = [State {
+            name: "s".into(),
+            ops: ops.clone(),
+            next: Next::Direct(ParserState::ACCEPT),
+        }];
+        let step = Step::of(&states, 0);
+        let (mut one_by_one, mut joined) = (arena.clone(), arena);
+        run(&ops, &mut Env::new(&mut one_by_one));
+        run(&step.ops, &mut Env::new(&mut joined));
+        prop_assert_eq!(one_by_one, joined);
+    }
+}
+
+#[test]
+fn adjacent_constants_and_moves_join_into_one_store() {
+    let set = |bit, width, value| Op::SetWord {
+        dst: FieldWord::new(bit, width),
+        value,
+    };
+    // In either order.
+    let want = Some(set(8, 24, 0x00AB_CDEF));
+    assert_eq!(join(&set(8, 8, 0xAB), &set(16, 16, 0xCDEF)), want);
+    assert_eq!(join(&set(16, 16, 0xCDEF), &set(8, 8, 0xAB)), want);
+    // Not adjacent, or wider than one load.
+    assert_eq!(join(&set(8, 8, 1), &set(24, 8, 1)), None);
+    assert_eq!(join(&set(4, 56, 1), &set(60, 8, 1)), None);
+    let mv = |dst, src, width| Op::MoveWord {
+        dst: FieldWord::new(dst, width),
+        src: FieldWord::new(src, width),
+    };
+    assert_eq!(join(&mv(0, 64, 16), &mv(16, 80, 16)), Some(mv(0, 64, 32)));
+    // The second move reads what the first wrote: kept apart.
+    assert_eq!(join(&mv(0, 16, 16), &mv(16, 32, 16)), None);
+}
+
+const ROUTER: &str = r#"
+    #include <core.p4>
+    header eth_t { bit<48> dst; bit<48> src; bit<16> type; }
+    header ip_t { bit<8> ver; bit<8> proto; bit<16> len; }
+    header l4_t { bit<16> sport; bit<16> dport; }
+    struct hs { eth_t eth; ip_t ip; l4_t l4; }
+    struct meta_t { bit<16> sport; bit<16> dport; bool flag; bit<8> count; }
+    parser R(packet_in pkt, out hs h, inout meta_t m) {
+        state start {
+            m.sport = 1;
+            m.dport = 2;
+            m.flag = true;
+            transition parse_eth;
+        }
+        state parse_eth {
+            pkt.extract(h.eth);
+            transition select(h.eth.type) {
+                0x0800: parse_ip;
+                0x0801: parse_ip;
+                0x9999: reject;
+                default: accept;
+            }
+        }
+        state parse_ip {
+            pkt.extract(h.ip);
+            m.count = m.count + 1;
+            transition select(h.ip.proto) { 6: parse_l4; 17: parse_l4; 0: parse_eth; }
+        }
+        state parse_l4 {
+            pkt.extract(h.l4);
+            m.sport = h.l4.sport;
+            m.dport = h.l4.dport;
+            transition accept;
+        }
+    }
+"#;
+
+/// A parser of `source` (one parser, named `name`) and its arena size.
+fn compiled(source: &str, name: &str) -> (CompiledParser, usize) {
+    let program = program(source);
+    let plan = StoragePlan::new(&program).expect("plan");
+    let f = plan.instance_frame(name).expect("instance");
+    let mut c = Compiler::new(
+        &program,
+        f.vars.iter().map(|(v, o)| (*v, f.base + o)).collect(),
+    );
+    let parser = compile_parser(&mut c, &program.blocks[0], &[]).expect("compiles");
+    (parser, plan.arena_bytes as usize)
+}
+
+/// The outcome, arena and cursor of parsing `packet` with tracing on (the
+/// states one by one) or off (the joined steps).
+fn parse_with(
+    p: &CompiledParser,
+    arena: usize,
+    packet: &[u8],
+    trace: bool,
+) -> (Outcome, Vec<u8>, usize) {
+    let mut arena = vec![0u8; arena];
+    let mut env = Env::parsing(&mut arena, packet).with_trace(trace);
+    let outcome = run_parser(p, &mut env);
+    let cursor = env.cursor;
+    (outcome, arena, cursor)
+}
+
+#[test]
+fn router_states_join_and_selects_are_exact() {
+    let (p, _) = compiled(ROUTER, "R");
+    // start joins parse_eth; parse_l4 ends at accept.
+    assert_eq!(p.steps[0].hops, 2);
+    assert!(matches!(p.steps[0].next, Next::Exact(_)));
+    assert!(matches!(p.states[1].next, Next::Exact(_)));
+    // The three constants are one store, the two moves one move.
+    assert_eq!(p.steps[0].ops.len(), 2);
+    assert_eq!(p.steps[3].ops.len(), 2);
+}
+
+/// Packets through the router parser: Ethernet types and protocols it
+/// selects on, truncated anywhere, or random.
+fn router_packet() -> impl Strategy<Value = Vec<u8>> {
+    let eth_type = prop_oneof![Just(0x0800u16), Just(0x0801), Just(0x9999), any::<u16>()];
+    let proto = prop_oneof![Just(6u8), Just(17), Just(0), any::<u8>()];
+    (
+        eth_type,
+        proto,
+        prop::collection::vec(any::<u8>(), 0..40),
+        0usize..80,
+    )
+        .prop_map(|(t, proto, tail, cut)| {
+            let mut p = vec![0xAA; 12];
+            p.extend(t.to_be_bytes());
+            p.extend([4, proto, 0, 20]);
+            p.extend(tail);
+            p.truncate(cut);
+            p
+        })
+}
+
+proptest! {
+    #[test]
+    fn joined_steps_parse_as_states_one_by_one(packet in router_packet()) {
+        let (p, arena) = compiled(ROUTER, "R");
+        prop_assert_eq!(parse_with(&p, arena, &packet, false), parse_with(&p, arena, &packet, true));
+        let s = setup();
+        prop_assert_eq!(
+            parse_with(&s.parser, s.arena_bytes, &packet, false),
+            parse_with(&s.parser, s.arena_bytes, &packet, true)
+        );
+    }
+}
+
+#[test]
+fn joined_steps_time_out_after_the_same_states() {
+    // Steps of 3 states, which 2^16 does not divide: the last step falls
+    // back to the states one by one. The counter shows how far each got.
+    let (p, arena) = compiled(
+        r#"
+        #include <core.p4>
+        struct m_t { bit<32> n; bit<8> k; }
+        parser T(packet_in pkt, inout m_t m) {
+            state start { m.n = m.n + 1; transition a; }
+            state a { m.n = m.n + 1; transition b; }
+            state b { m.n = m.n + 1; transition select(m.k) { 0: start; } }
+        }
+        "#,
+        "T",
+    );
+    assert_eq!(p.steps[0].hops, 3);
+    let (joined, by_state) = (
+        parse_with(&p, arena, &[], false),
+        parse_with(&p, arena, &[], true),
+    );
+    assert_eq!(joined, by_state);
+    assert_eq!(joined.0, Outcome::Reject(Some(p.errors.parser_timeout)));
+    assert!(
+        joined
+            .1
+            .windows(4)
+            .any(|w| w == (MAX_TRANSITIONS as u32).to_be_bytes())
+    );
+}

@@ -117,6 +117,12 @@ impl FieldWord {
         self.width
     }
 
+    /// The field's first bit.
+    #[inline]
+    pub fn bit(&self) -> u32 {
+        self.bit
+    }
+
     /// The field's value in `buf`, as [`read_word`].
     #[inline]
     pub fn read(&self, buf: &[u8]) -> u64 {
