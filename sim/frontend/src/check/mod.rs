@@ -177,6 +177,9 @@ pub(crate) struct Checker<'a> {
     pub(crate) generic_structs: Vec<ast::StructDecl>,
     pub(crate) generic_kinds: Vec<crate::types::StructKind>,
     generic_struct_cache: HashMap<(u32, Vec<TyId>), TyId>,
+    /// The other way: a specialisation's generic declaration and arguments,
+    /// so that inference can see through `S<T>` to `T`.
+    pub(crate) generic_struct_origin: HashMap<TyId, (u32, Vec<TyId>)>,
     pub(crate) ctx: Context,
     pub(crate) return_ty: Option<TyId>,
     pub(crate) loop_depth: u32,
@@ -201,6 +204,7 @@ impl<'a> Checker<'a> {
             generic_structs: Vec::new(),
             generic_kinds: Vec::new(),
             generic_struct_cache: HashMap::new(),
+            generic_struct_origin: HashMap::new(),
             ctx: Context::TopLevel,
             return_ty: None,
             loop_depth: 0,
@@ -556,7 +560,7 @@ impl<'a> Checker<'a> {
     }
 
     /// A specialisation of a generic struct, header or union.
-    fn specialize_struct(&mut self, idx: u32, args: &[TyId], span: Span) -> TyId {
+    pub(crate) fn specialize_struct(&mut self, idx: u32, args: &[TyId], span: Span) -> TyId {
         let decl = self.generic_structs[idx as usize].clone();
         if args.len() != decl.type_params.len() {
             self.error(
@@ -584,6 +588,7 @@ impl<'a> Checker<'a> {
             c.struct_type(kind, &name, &decl)
         });
         self.generic_struct_cache.insert((idx, args.to_vec()), ty);
+        self.generic_struct_origin.insert(ty, (idx, args.to_vec()));
         ty
     }
 

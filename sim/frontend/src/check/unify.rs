@@ -87,13 +87,23 @@ impl Checker<'_> {
                     decl: d2, args: a2, ..
                 },
             ) => self.unify_blocks((*d1, a1.clone()), (*d2, a2.clone()), sol),
-            (Ty::Struct(_), Ty::Tuple(_)) | (Ty::Struct(_), Ty::Struct(_)) => {
-                self.convertible(arg, param)
-            }
+            (Ty::Struct(_), Ty::Struct(_)) => match self.same_generic(param, arg) {
+                Some((ps, as_)) => ps.iter().zip(&as_).all(|(p, a)| self.unify(*p, *a, sol)),
+                None => self.convertible(arg, param),
+            },
+            (Ty::Struct(_), Ty::Tuple(_)) => self.convertible(arg, param),
             (_, Ty::Enum(_)) => self.prog.types.underlying(arg) == Some(param),
             (Ty::Set(x), _) => self.unify(*x, arg, sol),
             _ => false,
         }
+    }
+
+    /// The type arguments of `a` and `b` when both specialise the same
+    /// generic struct, header or union.
+    fn same_generic(&self, a: TyId, b: TyId) -> Option<(Vec<TyId>, Vec<TyId>)> {
+        let (ga, aa) = self.generic_struct_origin.get(&a)?;
+        let (gb, ab) = self.generic_struct_origin.get(&b)?;
+        (ga == gb).then(|| (aa.clone(), ab.clone()))
     }
 
     /// True if a value of type `from` converts implicitly to `to`.
@@ -222,6 +232,13 @@ impl Checker<'_> {
                 let args = args.into_iter().map(|t| self.subst(t, sol)).collect();
                 self.types().intern(Ty::Block { decl, name, args })
             }
+            Ty::Struct(_) => match self.generic_struct_origin.get(&ty).cloned() {
+                Some((idx, args)) => {
+                    let args: Vec<TyId> = args.into_iter().map(|t| self.subst(t, sol)).collect();
+                    self.specialize_struct(idx, &args, crate::source::Span::default())
+                }
+                None => ty,
+            },
             _ => ty,
         }
     }
@@ -237,6 +254,10 @@ impl Checker<'_> {
             Ty::Extern { args, .. } | Ty::Block { args, .. } => {
                 args.iter().any(|t| self.mentions_params(*t, owners))
             }
+            Ty::Struct(_) => self
+                .generic_struct_origin
+                .get(&ty)
+                .is_some_and(|(_, args)| args.iter().any(|t| self.mentions_params(*t, owners))),
             _ => false,
         }
     }
