@@ -1827,6 +1827,9 @@ fn apply_fixed(
     Some(match found {
         Some((i, e)) => {
             table.count_hit(i, env.packet_bytes, env.now_us);
+            if table.hit_hook {
+                notify_hit(env, slot, i);
+            }
             record(env, slot, true, e.action, i);
             run_listed(env, actions, e.action, &e.args)
         }
@@ -1841,6 +1844,15 @@ fn apply_fixed(
             }
         },
     })
+}
+
+/// Tells the architecture that entry `entry` of the table at `slot` matched.
+#[cold]
+fn notify_hit(env: &mut Env<'_>, slot: u32, entry: u32) {
+    if let Some(handler) = env.externs.take() {
+        handler.table_hit(slot, entry, env);
+        env.externs = Some(handler);
+    }
 }
 
 /// Records the result of the apply of the table at `slot`: hit or miss,
@@ -1901,6 +1913,9 @@ fn apply_key(
     let (hit, chosen) = match found {
         Some((i, chosen)) => {
             table.count_hit(i, env.packet_bytes, env.now_us);
+            if table.hit_hook {
+                notify_hit(env, slot, i);
+            }
             (true, Some(chosen))
         }
         None => (false, table.default.as_ref().map(|(a, args)| (*a, args))),

@@ -72,6 +72,12 @@ pub trait ExternHandler {
         result: Option<&Place>,
         env: &mut Env<'_>,
     ) -> Flow;
+
+    /// Entry `entry` of the table in `slot` matched, and its action is
+    /// about to run; called only for tables whose
+    /// [`crate::table::TableState::hit_hook`] is set (e.g. v1model's direct
+    /// meters, which write their colour on every hit).
+    fn table_hit(&mut self, _slot: u32, _entry: u32, _env: &mut Env<'_>) {}
 }
 
 /// A run of bits at a fixed place in the arena, counted only while the

@@ -320,6 +320,9 @@ pub struct TableState {
     /// (a slot of [`crate::env::Env::profiles`]), for tables with an
     /// `implementation`.
     pub profile: Option<u32>,
+    /// Whether the architecture hears of every hit, before the entry's
+    /// action runs ([`crate::externs::ExternHandler::table_hit`]).
+    pub hit_hook: bool,
     /// What each entry points to in the profile; `None` for an entry
     /// holding its own action.
     targets: Vec<Option<crate::profile::Target>>,
@@ -384,6 +387,7 @@ impl TableState {
             idle_timeout: false,
             last_hit: Vec::new(),
             profile: None,
+            hit_hook: false,
             targets: Vec::new(),
             indirect: false,
             by_key: HashMap::default(),

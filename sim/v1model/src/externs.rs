@@ -17,6 +17,25 @@ pub(crate) struct Shared {
     pub std: StdMeta,
 }
 
+/// The metadata a clone, resubmit or recirculate keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kept {
+    Nothing,
+    /// The `@field_list` whose id is the call's argument at `index`.
+    FieldList {
+        index: usize,
+    },
+    /// The fields of the deprecated forms' `data` argument
+    /// (`clone3(type, session, data)`, `resubmit(data)`,
+    /// `recirculate(data)`), as older p4c and bmv2 kept them: a field list
+    /// made at load, with this id (see [`DATA_LISTS`]).
+    Data(u32),
+}
+
+/// Field list ids from here on are the `data` arguments of deprecated
+/// calls (see [`Kept::Data`]); `@field_list` ids are the program's own.
+pub(crate) const DATA_LISTS: u32 = 1 << 31;
+
 /// The state of one extern instance as placed in the pipeline: an extern
 /// declared in a control instantiated twice has two.
 pub(crate) type StateId = u32;
@@ -36,17 +55,16 @@ enum Call {
     VerifyChecksumWithPayload,
     UpdateChecksumWithPayload,
     Truncate,
-    /// `clone`/`clone3` (no field list) and `clone_preserving_field_list`.
+    /// `clone`, `clone3` and `clone_preserving_field_list`.
     Clone {
-        with_list: bool,
+        kept: Kept,
     },
-    /// `resubmit`/`recirculate` (legacy: nothing kept) and their
-    /// `*_preserving_field_list` forms.
+    /// `resubmit`/`recirculate` and their `*_preserving_field_list` forms.
     Resubmit {
-        with_list: bool,
+        kept: Kept,
     },
     Recirculate {
-        with_list: bool,
+        kept: Kept,
     },
     Hash,
     Random,
@@ -253,6 +271,15 @@ pub(crate) struct V1Externs {
     scratch: Vec<u8>,
     /// Width of every scalar type, by type id (for reading places).
     widths: Vec<Option<u32>>,
+    /// Bits every type with storage occupies in the arena, by type id
+    /// (for composite `data` arguments).
+    sizes: Vec<Option<u32>>,
+    /// The (bit, width) runs of each deprecated call's `data` argument,
+    /// made at load: field list `DATA_LISTS + i` (see [`Kept::Data`]).
+    data_lists: RefCell<Vec<Vec<(u32, u32)>>>,
+    /// Where each direct meter writes its colour on a hit: the (bit,
+    /// width) of the first `read(colour)` of it at a fixed place.
+    colour_targets: RefCell<Vec<(StateId, u32, u32)>>,
 }
 
 impl V1Externs {
@@ -354,6 +381,17 @@ impl V1Externs {
             widths: (0..p.types.len() as u32)
                 .map(|t| scalar_shape(&p.types, janus_p4::types::TyId(t)).map(|(w, _)| w))
                 .collect(),
+            sizes: {
+                let mut layouts = janus_engine::layout::Layouts::new(&p.types);
+                (0..p.types.len() as u32)
+                    .map(|t| {
+                        let l = layouts.layout(janus_p4::types::TyId(t)).ok()?;
+                        l.bytes.checked_mul(8)
+                    })
+                    .collect()
+            },
+            data_lists: RefCell::new(Vec::new()),
+            colour_targets: RefCell::new(Vec::new()),
         }
     }
 
@@ -410,6 +448,89 @@ impl V1Externs {
         }
     }
 
+    /// The field lists made from the `data` arguments of deprecated calls:
+    /// list `DATA_LISTS + i` is the `i`th.
+    pub fn data_lists(&self) -> Vec<Vec<(u32, u32)>> {
+        self.data_lists.borrow().clone()
+    }
+
+    /// The table slots of the direct meters that write a colour on every
+    /// hit (their tables must call [`ExternHandler::table_hit`]).
+    pub fn colour_slots(&self) -> Vec<u32> {
+        let targets = self.colour_targets.borrow();
+        targets
+            .iter()
+            .filter_map(|(id, _, _)| self.meters.get(*id as usize)?.as_ref()?.direct_slot)
+            .collect()
+    }
+
+    /// What a deprecated call keeps of its `data` argument: a field list
+    /// made of its fields' (bit, width) runs, or nothing.
+    fn data_list(&self, data: Option<&ExternArg>) -> Kept {
+        let mut runs = Vec::new();
+        if let Some(d) = data {
+            self.data_runs(d, &mut runs);
+        }
+        if runs.is_empty() {
+            return Kept::Nothing;
+        }
+        let mut lists = self.data_lists.borrow_mut();
+        lists.push(runs);
+        Kept::Data(DATA_LISTS + lists.len() as u32 - 1)
+    }
+
+    /// The (bit, width) runs of the fields in `arg` that sit at fixed
+    /// places (a struct as one run of its bytes).
+    fn data_runs(&self, arg: &ExternArg, out: &mut Vec<(u32, u32)>) {
+        match arg {
+            ExternArg::Data(layout) => out.extend(layout.runs().iter().map(|r| (r.bit, r.width))),
+            ExternArg::List(parts) | ExternArg::Guarded { parts, .. } => {
+                for p in parts {
+                    self.data_runs(p, out);
+                }
+            }
+            ExternArg::Place {
+                place: Place::Fixed { bit, .. },
+                ty,
+            } => {
+                let width = self
+                    .width(*ty)
+                    .or_else(|| self.sizes.get(ty.0 as usize).copied().flatten());
+                if let Some(w) = width {
+                    out.push((*bit, w));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The field list a clone, resubmit or recirculate keeps.
+    fn kept_list(&self, kept: Kept, args: &[ExternArg], env: &Env<'_>) -> Option<u32> {
+        match kept {
+            Kept::Nothing => None,
+            Kept::FieldList { index } => Some(self.num(args.get(index), env) as u32),
+            Kept::Data(id) => Some(id),
+        }
+    }
+
+    /// Notes where direct meter `id`'s `read(colour)` writes, if at a fixed
+    /// place and the first such read: bmv2 writes the colour there on every
+    /// hit of the meter's table, before the action runs.
+    fn note_colour_target(&self, id: StateId, colour: Option<&ExternArg>) {
+        let mut targets = self.colour_targets.borrow_mut();
+        if targets.iter().any(|(m, _, _)| *m == id) {
+            return;
+        }
+        if let Some(ExternArg::Place {
+            place: Place::Fixed { bit, .. },
+            ty,
+        }) = colour
+            && let Some(width) = self.width(*ty)
+        {
+            targets.push((id, *bit, width));
+        }
+    }
+
     fn state_of(&self, path: &str, inst: InstanceId) -> Option<StateId> {
         self.states
             .get(&(path.to_string(), inst))
@@ -430,7 +551,10 @@ impl ExternResolver for V1Externs {
             ("count", Some("counter"), Some(i)) => Call::Count(i),
             ("count", Some("direct_counter"), Some(i)) => Call::DirectCount(i),
             ("execute_meter", Some("meter"), Some(i)) => Call::ExecuteMeter(i),
-            ("read", Some("direct_meter"), Some(i)) => Call::DirectMeterRead(i),
+            ("read", Some("direct_meter"), Some(i)) => {
+                self.note_colour_target(i, site.args.first());
+                Call::DirectMeterRead(i)
+            }
             ("read", Some("register"), Some(i)) => Call::RegisterRead(i),
             ("write", Some("register"), Some(i)) => Call::RegisterWrite(i),
             ("verify_checksum", None, _) => Call::VerifyChecksum,
@@ -438,12 +562,27 @@ impl ExternResolver for V1Externs {
             ("verify_checksum_with_payload", None, _) => Call::VerifyChecksumWithPayload,
             ("update_checksum_with_payload", None, _) => Call::UpdateChecksumWithPayload,
             ("truncate", None, _) => Call::Truncate,
-            ("clone" | "clone3", None, _) => Call::Clone { with_list: false },
-            ("clone_preserving_field_list", None, _) => Call::Clone { with_list: true },
-            ("resubmit", None, _) => Call::Resubmit { with_list: false },
-            ("resubmit_preserving_field_list", None, _) => Call::Resubmit { with_list: true },
-            ("recirculate", None, _) => Call::Recirculate { with_list: false },
-            ("recirculate_preserving_field_list", None, _) => Call::Recirculate { with_list: true },
+            ("clone", None, _) => Call::Clone {
+                kept: Kept::Nothing,
+            },
+            ("clone3", None, _) => Call::Clone {
+                kept: self.data_list(site.args.get(2)),
+            },
+            ("clone_preserving_field_list", None, _) => Call::Clone {
+                kept: Kept::FieldList { index: 2 },
+            },
+            ("resubmit", None, _) => Call::Resubmit {
+                kept: self.data_list(site.args.first()),
+            },
+            ("resubmit_preserving_field_list", None, _) => Call::Resubmit {
+                kept: Kept::FieldList { index: 0 },
+            },
+            ("recirculate", None, _) => Call::Recirculate {
+                kept: self.data_list(site.args.first()),
+            },
+            ("recirculate_preserving_field_list", None, _) => Call::Recirculate {
+                kept: Kept::FieldList { index: 0 },
+            },
             ("hash", None, _) => Call::Hash,
             ("random", None, _) => Call::Random,
             ("digest", None, _) => Call::Digest,
@@ -474,6 +613,26 @@ impl V1Externs {
 }
 
 impl ExternHandler for V1Externs {
+    /// A hit in a table with a direct meter that has a colour field: the
+    /// meter runs on the entry's cell and the colour is written before the
+    /// action runs, whether the action reads it or not (bmv2's match
+    /// tables do this; a miss writes nothing).
+    fn table_hit(&mut self, slot: u32, entry: u32, env: &mut Env<'_>) {
+        let targets = std::mem::take(self.colour_targets.get_mut());
+        for &(id, bit, width) in &targets {
+            let on_slot = self
+                .meters
+                .get(id as usize)
+                .and_then(Option::as_ref)
+                .is_some_and(|m| m.direct_slot == Some(slot));
+            if on_slot {
+                let colour = self.meter(id, entry as usize);
+                write_number(env.arena, bit, width, colour as u64);
+            }
+        }
+        *self.colour_targets.get_mut() = targets;
+    }
+
     fn call(
         &mut self,
         id: u32,
@@ -523,8 +682,18 @@ impl ExternHandler for V1Externs {
                 self.write_out(args.get(1), color as u64, env);
             }
             Call::DirectMeterRead(i) => {
-                // The cell of the entry that matched; a default action run
-                // on a miss meters nothing and reads GREEN.
+                // With a fixed colour field, the hit wrote it (see
+                // `table_hit`): the read itself does nothing, as in bmv2.
+                if self
+                    .colour_targets
+                    .get_mut()
+                    .iter()
+                    .any(|(m, _, _)| *m == i)
+                {
+                    return Flow::Continue;
+                }
+                // Else the cell of the entry that matched; a default action
+                // run on a miss meters nothing and reads GREEN.
                 let entry = self
                     .meters
                     .get(i as usize)
@@ -567,20 +736,18 @@ impl ExternHandler for V1Externs {
                     *slot = v.cast(slot.width(), false);
                 }
             }
-            Call::Clone { with_list } => {
+            Call::Clone { kept } => {
                 self.requests.clone = Some(CloneRequest {
                     egress: self.num(args.first(), env) == 1,
                     session: self.num(args.get(1), env) as u32,
-                    field_list: with_list.then(|| self.num(args.get(2), env) as u32),
+                    field_list: self.kept_list(kept, args, env),
                 });
             }
-            Call::Resubmit { with_list } => {
-                let list = self.num(args.first(), env);
-                self.requests.resubmit = Some(with_list.then_some(list as u32));
+            Call::Resubmit { kept } => {
+                self.requests.resubmit = Some(self.kept_list(kept, args, env));
             }
-            Call::Recirculate { with_list } => {
-                let list = self.num(args.first(), env);
-                self.requests.recirculate = Some(with_list.then_some(list as u32));
+            Call::Recirculate { kept } => {
+                self.requests.recirculate = Some(self.kept_list(kept, args, env));
             }
             Call::Truncate => {
                 // Several calls: the shortest length wins, as in bmv2.

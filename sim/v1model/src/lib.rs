@@ -466,6 +466,16 @@ impl V1Switch {
                 compiled.push(compile_control(&mut c, block, ctor_args).map_err(err)?);
             }
         }
+        // What compiling found: the direct meters whose hits write a
+        // colour, and the field lists of deprecated calls' `data`.
+        for slot in externs.colour_slots() {
+            if let Some(t) = tables.get_mut(slot as usize) {
+                t.hit_hook = true;
+            }
+        }
+        for (i, runs) in externs.data_lists().into_iter().enumerate() {
+            field_lists.insert(externs::DATA_LISTS + i as u32, runs);
+        }
         let mut it = compiled.into_iter().skip(1);
         let mut next = || it.next().unwrap_or_default();
         let (verify, ingress, egress, compute, deparser) = (next(), next(), next(), next(), next());

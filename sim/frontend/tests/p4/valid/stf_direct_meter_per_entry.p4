@@ -1,7 +1,7 @@
 // STF rule: a direct meter has one cell per table entry (index = the
-// entry's handle, 0, 1, ... in the order entries were added); an action of
-// the matching entry reads that entry's colour; a default action run on a
-// miss reads GREEN without metering. Packet: key(8) colour(8).
+// entry's handle, 0, 1, ... in the order entries were added); a hit writes
+// that entry's colour to the read's field before the action runs; a miss
+// meters nothing and writes nothing. Packet: key(8) colour(8).
 #include <core.p4>
 #include <v1model.p4>
 
