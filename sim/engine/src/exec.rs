@@ -1277,9 +1277,10 @@ fn nested_apply(
             assign(c, arg, &param, &mut copy_out)?;
         }
     }
+    let ctor_args = resolved_ctor_args(program, &path).unwrap_or_else(|| instance.args.clone());
     match block.kind {
         ir::BlockKind::Control => {
-            let body = compile_control(&mut child, block, &instance.args)?;
+            let body = compile_control(&mut child, block, &ctor_args)?;
             Ok(Op::CallAction {
                 copy_in,
                 body,
@@ -1287,7 +1288,7 @@ fn nested_apply(
             })
         }
         ir::BlockKind::Parser => {
-            let parser = crate::parser::compile_parser(&mut child, block, &instance.args)?;
+            let parser = crate::parser::compile_parser(&mut child, block, &ctor_args)?;
             Ok(Op::SubParser {
                 copy_in,
                 parser: Box::new(parser),
@@ -1295,6 +1296,60 @@ fn nested_apply(
             })
         }
     }
+}
+
+/// The constructor arguments of the block instance at `path` (a path of
+/// [`ir::Program::instance_paths`]), each argument that names a
+/// constructor parameter of the enclosing instance replaced by that
+/// parameter's value, level by level down the instance tree (so chains of
+/// forwarded parameters resolve). `None` when `path` is not in the tree.
+fn resolved_ctor_args(program: &ir::Program, path: &str) -> Option<Vec<ir::Expr>> {
+    let mut current = program.main?;
+    let mut bound: std::collections::HashMap<ir::VarId, ir::Expr> = Default::default();
+    let mut args = Vec::new();
+    for name in path.split('.') {
+        current = child_instance(program, current, name)?;
+        let inst = &program.instances[current.0 as usize];
+        args = inst
+            .args
+            .iter()
+            .map(|a| match a.kind {
+                ExprKind::Var(v) => bound.get(&v).cloned().unwrap_or_else(|| a.clone()),
+                _ => a.clone(),
+            })
+            .collect();
+        if let ir::InstanceOf::Block(b) = inst.of {
+            let params = &program.blocks[b.0 as usize].ctor_params;
+            bound = params
+                .iter()
+                .map(|p| p.var)
+                .zip(args.iter().cloned())
+                .collect();
+        }
+    }
+    Some(args)
+}
+
+/// The instance named `name` that `parent` holds: one passed to its
+/// constructor, or (for a block) one it declares.
+fn child_instance(
+    program: &ir::Program,
+    parent: ir::InstanceId,
+    name: &str,
+) -> Option<ir::InstanceId> {
+    let inst = &program.instances[parent.0 as usize];
+    let declared: &[ir::InstanceId] = match inst.of {
+        ir::InstanceOf::Block(b) => &program.blocks[b.0 as usize].instances,
+        _ => &[],
+    };
+    inst.args
+        .iter()
+        .filter_map(|a| match a.kind {
+            ExprKind::Instance(i) => Some(i),
+            _ => None,
+        })
+        .chain(declared.iter().copied())
+        .find(|i| program.instances[i.0 as usize].name == name)
 }
 
 /// A direct call `a(args)`: arguments are copied into the parameters,
@@ -1681,12 +1736,16 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
             copy_out,
         } => {
             run(copy_in, env);
-            match crate::parser::run_parser(parser, env) {
+            let outcome = crate::parser::run_parser(parser, env);
+            // Copy-out happens on reject as on accept (what p4c's inlining
+            // of sub-parsers gives on bmv2): the caller keeps what the
+            // sub-parser extracted, then rejects with its error.
+            run(copy_out, env);
+            match outcome {
                 crate::parser::Outcome::Accept => {}
                 crate::parser::Outcome::Reject(Some(e)) => return Flow::Reject(e),
                 crate::parser::Outcome::Reject(None) => return Flow::Reject(REJECT_WITHOUT_ERROR),
             }
-            run(copy_out, env);
         }
         Op::Extern { id, args, result } => {
             // The handler needs the environment too: lend it out for the call.

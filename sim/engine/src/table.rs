@@ -3,17 +3,20 @@
 //! Lookup never scans all entries and never allocates:
 //! - entries are grouped by their *mask vector* (exact fields all ones,
 //!   ternary fields their mask, LPM fields a prefix mask); each group is a
-//!   hash map from the masked key to its entries, best first (tuple-space
-//!   search). A table of only exact fields has one group: one probe;
+//!   hash index (open addressing, see `Buckets`) from the masked key to its
+//!   entries, best first (tuple-space search). A table of only exact fields
+//!   has one group: one probe;
 //! - a lookup probes each group and keeps the best match: the highest
 //!   priority, where LPM entries rank by prefix length and, between equal
-//!   priorities, the entry added first wins;
+//!   priorities, the entry added first wins; without priorities, the first
+//!   group (longest prefixes first) with a match usually holds it;
 //! - entries with range fields, which cannot be hashed, are kept in a short
-//!   list checked after the groups.
+//!   list checked after the groups, best first.
 //!
 //! When every key field has at most 64 bits (a *narrow* table), the masks,
 //! masked keys and range tests are also kept as plain words, so that
-//! [`TableState::lookup_words`] looks a key up without building [`Bits`].
+//! [`TableState::lookup_words`] looks a key up without building [`Bits`],
+//! in the way (`WordPlan`) the table's shape allows.
 
 use crate::value::Bits;
 use std::cmp::Ordering;
@@ -162,15 +165,156 @@ impl Hasher for PassThrough {
     }
 }
 
+/// How [`TableState::lookup_words`] looks keys up, chosen whenever the
+/// entries change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WordPlan {
+    /// No entries, or a table that is not narrow: nothing matches.
+    Miss,
+    /// Only entries with a range field: the first whose tests pass.
+    Ranges,
+    /// No ranges, and the first group (best first) with a match holds the
+    /// best match: a single group, or no priorities (so each group's
+    /// entries rank as its mask vector does) and no two groups of equal
+    /// rank. With one key field.
+    FirstHitOne,
+    /// [`WordPlan::FirstHitOne`] with several key fields.
+    FirstHit,
+    /// The best of the groups' matches and the ranges'.
+    Best,
+}
+
+/// One slot of [`Buckets`]: a masked-key hash and its best entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Slot {
+    hash: u64,
+    /// The entry index; [`Slot::EMPTY`]'s for a free slot.
+    entry: u32,
+}
+
+impl Slot {
+    const EMPTY: Slot = Slot {
+        hash: 0,
+        entry: u32::MAX,
+    };
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.entry == u32::MAX
+    }
+}
+
+/// A hash index from masked-key hashes to entries: open addressing over a
+/// power-of-two number of slots, at most half of them used, probed
+/// linearly from the slot the hash's low bits pick; removal shifts the
+/// following slots back, so no tombstones build up. A hit is usually one
+/// slot read.
+#[derive(Clone, Debug, Default)]
+struct Buckets {
+    /// Empty, or a power of two of slots with at least one free.
+    slots: Vec<Slot>,
+    /// Number of used slots.
+    used: usize,
+}
+
+impl Buckets {
+    /// The smallest number of slots a non-empty index has.
+    const MIN_SLOTS: usize = 8;
+
+    /// The entry stored under `hash`.
+    #[inline]
+    fn get(&self, hash: u64) -> Option<u32> {
+        self.position(hash)
+            .and_then(|i| Some(self.slots.get(i)?.entry))
+    }
+
+    /// The slot holding `hash`. Ends: at least one slot is free.
+    #[inline]
+    fn position(&self, hash: u64) -> Option<usize> {
+        let mask = self.slots.len().wrapping_sub(1);
+        let mut i = hash as usize & mask;
+        loop {
+            let s = self.slots.get(i)?;
+            if s.is_empty() {
+                return None;
+            }
+            if s.hash == hash {
+                return Some(i);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Stores `entry` under `hash`, replacing the entry stored there.
+    fn set(&mut self, hash: u64, entry: u32) {
+        if let Some(i) = self.position(hash) {
+            self.slots[i].entry = entry;
+            return;
+        }
+        if (self.used + 1) * 2 > self.slots.len() {
+            self.grow();
+        }
+        self.place(Slot { hash, entry });
+        self.used += 1;
+    }
+
+    /// Puts `slot` in the first free slot from its hash's (which exists).
+    fn place(&mut self, slot: Slot) {
+        let mask = self.slots.len() - 1;
+        let mut i = slot.hash as usize & mask;
+        while !self.slots[i].is_empty() {
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = slot;
+    }
+
+    /// Doubles the slots and places every used one again.
+    fn grow(&mut self) {
+        let size = (self.slots.len() * 2).max(Self::MIN_SLOTS);
+        let old = std::mem::replace(&mut self.slots, vec![Slot::EMPTY; size]);
+        for s in old.into_iter().filter(|s| !s.is_empty()) {
+            self.place(s);
+        }
+    }
+
+    /// Removes what is stored under `hash`, moving back the slots after it
+    /// that probing would otherwise no longer reach.
+    fn unset(&mut self, hash: u64) {
+        let Some(mut hole) = self.position(hash) else {
+            return;
+        };
+        let mask = self.slots.len() - 1;
+        let mut i = hole;
+        loop {
+            i = (i + 1) & mask;
+            let s = self.slots[i];
+            if s.is_empty() {
+                break;
+            }
+            // `s` may fill the hole when the hole lies on its probe path
+            // (from its home slot to `i`).
+            let home = s.hash as usize & mask;
+            if i.wrapping_sub(home) & mask >= i.wrapping_sub(hole) & mask {
+                self.slots[hole] = s;
+                hole = i;
+            }
+        }
+        self.slots[hole] = Slot::EMPTY;
+        self.used -= 1;
+    }
+}
+
 /// Entries grouped by mask vector.
 #[derive(Clone, Debug, Default)]
 struct Group {
     masks: Vec<Bits>,
     /// `masks` as words, one per key field (narrow tables only).
     word_masks: Vec<u64>,
+    /// The first of `word_masks` (0 if none): the mask of a one-field table.
+    first_mask: u64,
     /// Hash of the masked key -> the best entry with that hash (most
     /// hashes have one entry, found in one probe).
-    first: HashMap<u64, u32, PreHashed>,
+    first: Buckets,
     /// Hash of the masked key -> its entries, best first, for the hashes
     /// that have more than one.
     more: HashMap<u64, Vec<u32>, PreHashed>,
@@ -183,36 +327,36 @@ impl Group {
     /// entries with that hash that beat it (`order`: each entry's rank and
     /// insertion number).
     fn add(&mut self, hash: u64, idx: u32, order: &[(i64, u64)]) {
-        let Some(&first) = self.first.get(&hash) else {
-            self.first.insert(hash, idx);
+        let Some(first) = self.first.get(hash) else {
+            self.first.set(hash, idx);
             return;
         };
         let list = self.more.entry(hash).or_insert_with(|| vec![first]);
         list.push(idx);
         list.sort_by(|&a, &b| precedence(order[a as usize], order[b as usize]));
-        self.first.insert(hash, list[0]);
+        self.first.set(hash, list[0]);
     }
 
     /// Removes entry `idx`, whose masked key hashes to `hash`.
     fn remove(&mut self, hash: u64, idx: u32) {
         let Some(list) = self.more.get_mut(&hash) else {
-            if self.first.get(&hash) == Some(&idx) {
-                self.first.remove(&hash);
+            if self.first.get(hash) == Some(idx) {
+                self.first.unset(hash);
             }
             return;
         };
         list.retain(|&i| i != idx);
         match *list.as_slice() {
             [] => {
-                self.first.remove(&hash);
+                self.first.unset(hash);
                 self.more.remove(&hash);
             }
             [only] => {
-                self.first.insert(hash, only);
+                self.first.set(hash, only);
                 self.more.remove(&hash);
             }
             [best, ..] => {
-                self.first.insert(hash, best);
+                self.first.set(hash, best);
             }
         }
     }
@@ -220,10 +364,20 @@ impl Group {
     /// The first entry with hash `hash` that `hit` accepts: the best such.
     #[inline]
     fn find(&self, hash: u64, hit: impl Fn(u32) -> bool) -> Option<u32> {
-        let first = *self.first.get(&hash)?;
+        let first = self.first.get(hash)?;
         if hit(first) {
             return Some(first);
         }
+        if self.more.is_empty() {
+            return None;
+        }
+        self.find_more(hash, hit)
+    }
+
+    /// The entries after the first with hash `hash` (hashes shared by
+    /// several masked keys): the first `hit` accepts.
+    #[cold]
+    fn find_more(&self, hash: u64, hit: impl Fn(u32) -> bool) -> Option<u32> {
         let rest = self.more.get(&hash)?;
         rest.iter().skip(1).copied().find(|&i| hit(i))
     }
@@ -234,9 +388,15 @@ impl Group {
 /// when `((key & mask) ^ flip) - lo`, wrapping, is at most `span`. `flip`
 /// is the sign bit of a signed range field (it turns signed order into
 /// unsigned order) and 0 otherwise; a value or masked field has `span` 0.
+///
+/// An entry's tests are adjacent in [`TableState::range_tests`]; each
+/// knows the entry and how far the next entry's tests are (`skip`, 1 for
+/// the entry's last test), so a failed test jumps to the next entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct FieldTest {
-    field: usize,
+    field: u32,
+    skip: u32,
+    entry: u32,
     mask: u64,
     flip: u64,
     lo: u64,
@@ -248,20 +408,26 @@ impl FieldTest {
     /// key's, which [`Bits`] equality never accepts).
     const NEVER: FieldTest = FieldTest {
         field: 0,
+        skip: 1,
+        entry: 0,
         mask: 0,
         flip: 0,
         lo: 1,
         span: 0,
     };
 
+    /// A test every key passes (an entry whose fields are all `_`).
+    const ALWAYS: FieldTest = FieldTest {
+        lo: 0,
+        ..FieldTest::NEVER
+    };
+
     /// The test of `key & mask == value` (`value` already masked).
     fn masked(mask: u64, value: u64) -> FieldTest {
         FieldTest {
-            field: 0,
             mask,
-            flip: 0,
             lo: value,
-            span: 0,
+            ..FieldTest::ALWAYS
         }
     }
 
@@ -272,11 +438,11 @@ impl FieldTest {
             return FieldTest::NEVER;
         }
         FieldTest {
-            field: 0,
             mask: ones,
             flip,
             lo,
             span: hi - lo,
+            ..FieldTest::ALWAYS
         }
     }
 
@@ -289,6 +455,17 @@ impl FieldTest {
         self.mask == ones && self.lo == 0 && self.span >= ones
     }
 
+    /// Roughly how many bits of the field the test pins (minus log2 of the
+    /// share of values that pass), so that an entry tries its most
+    /// selective tests first.
+    fn pinned_bits(&self) -> u32 {
+        if self.mask == 0 {
+            return if self.passes(0) { 0 } else { u32::MAX };
+        }
+        let spanned = u64::BITS - self.span.leading_zeros();
+        self.mask.count_ones().saturating_sub(spanned)
+    }
+
     /// Whether the key field `k` passes.
     #[inline]
     fn passes(&self, k: u64) -> bool {
@@ -296,12 +473,22 @@ impl FieldTest {
     }
 }
 
-/// Whether key words `key` pass every test of `tests`.
-#[inline]
-fn passes_all(tests: &[FieldTest], key: &[u64]) -> bool {
-    tests
-        .iter()
-        .all(|t| key.get(t.field).is_some_and(|&k| t.passes(k)))
+/// The entry of the first run of an entry's `tests` that key words `key`
+/// all pass.
+#[inline(never)]
+fn first_passing(tests: &[FieldTest], key: &[u64]) -> Option<u32> {
+    let mut i = 0;
+    while let Some(t) = tests.get(i) {
+        if key.get(t.field as usize).is_some_and(|&k| t.passes(k)) {
+            if t.skip == 1 {
+                return Some(t.entry);
+            }
+            i += 1;
+        } else {
+            i += t.skip as usize;
+        }
+    }
+    None
 }
 
 /// A table's entries and its lookup structure.
@@ -352,11 +539,12 @@ pub struct TableState {
     order: Vec<(i64, u64)>,
     next_order: u64,
     groups: Vec<Group>,
-    /// Entries with a range field, best first, each with the number of
-    /// its word tests in `range_tests`.
-    ranges: Vec<(u32, usize)>,
+    /// Entries with a range field, best first, each with the index of its
+    /// first word test in `range_tests`.
+    ranges: Vec<(u32, u32)>,
     /// The word tests of `ranges` (narrow tables only): one per key field
-    /// that is not a `_`, entry after entry, in the order of `ranges`.
+    /// that is not a `_` (or one [`FieldTest::ALWAYS`] when all are), the
+    /// most selective first, entry after entry, in the order of `ranges`.
     range_tests: Vec<FieldTest>,
     /// Hash of an entry's key (and priority) -> entry indexes, so that
     /// insert, modify and remove find an entry without a scan.
@@ -368,6 +556,8 @@ pub struct TableState {
     /// Whether the keys include ternary, range or optional fields: entries
     /// then rank by priority, else by total prefix length.
     uses_priority: bool,
+    /// How [`TableState::lookup_words`] looks keys up.
+    plan: WordPlan,
     seed: Seed,
 }
 
@@ -394,6 +584,7 @@ impl TableState {
             free: Vec::new(),
             live: 0,
             uses_priority,
+            plan: WordPlan::Miss,
             direct_counter: false,
             counts: Vec::new(),
             max_size,
@@ -653,6 +844,13 @@ impl TableState {
         self.insert_slot(e).map(|_| ())
     }
 
+    /// Adds an entry (see [`TableState::insert`]) and gives its index.
+    fn insert_slot(&mut self, e: Entry) -> Result<u32, TableError> {
+        let idx = self.add_entry(e)?;
+        self.plan = self.word_plan();
+        Ok(idx)
+    }
+
     /// Adds an entry pointing to a member or group of the table's profile.
     pub fn insert_indirect(
         &mut self,
@@ -698,7 +896,8 @@ impl TableState {
         self.targets.get(index as usize).copied().flatten()
     }
 
-    fn insert_slot(&mut self, e: Entry) -> Result<u32, TableError> {
+    /// [`TableState::insert_slot`] but for the lookup plan.
+    fn add_entry(&mut self, e: Entry) -> Result<u32, TableError> {
         if e.key.len() != self.keys.len() {
             return Err(TableError::KeyCount {
                 got: e.key.len(),
@@ -763,12 +962,13 @@ impl TableState {
         let g = match self.groups.iter().position(|g| g.masks == masks) {
             Some(g) => g,
             None => {
-                let word_masks = if self.narrow {
+                let word_masks: Vec<u64> = if self.narrow {
                     masks.iter().map(Bits::as_u64_truncated).collect()
                 } else {
                     Vec::new()
                 };
                 self.groups.push(Group {
+                    first_mask: word_masks.first().copied().unwrap_or(0),
                     word_masks,
                     masks,
                     best: i64::MIN,
@@ -782,6 +982,21 @@ impl TableState {
         group.add(hash, idx, &self.order);
         self.groups.sort_by_key(|g| std::cmp::Reverse(g.best));
         Ok(idx)
+    }
+
+    /// How [`TableState::lookup_words`] looks keys up in the table as it
+    /// now is.
+    fn word_plan(&self) -> WordPlan {
+        // Without priorities, a group's entries rank as its mask vector does.
+        let first_hit_wins = self.groups.len() == 1
+            || !self.uses_priority && self.groups.windows(2).all(|w| w[0].best != w[1].best);
+        match () {
+            _ if self.live == 0 || !self.narrow => WordPlan::Miss,
+            _ if self.groups.is_empty() => WordPlan::Ranges,
+            _ if !self.ranges.is_empty() || !first_hit_wins => WordPlan::Best,
+            _ if self.keys.len() == 1 => WordPlan::FirstHitOne,
+            _ => WordPlan::FirstHit,
+        }
     }
 
     /// Keeps entry `idx`'s masked key values as words (narrow tables): one
@@ -803,14 +1018,17 @@ impl TableState {
 
     /// Adds entry `index`, which has a range field, with its word `tests`
     /// to `ranges`, after the entries that beat it (so best first).
-    fn add_range(&mut self, index: u32, tests: Vec<FieldTest>) {
-        let order = &self.order;
-        let new = order[index as usize];
-        let at = self
-            .ranges
-            .partition_point(|&(r, _)| precedence(order[r as usize], new) == Ordering::Less);
+    fn add_range(&mut self, index: u32, mut tests: Vec<FieldTest>) {
+        for t in &mut tests {
+            t.entry = index;
+        }
+        let at = self.ranges_beating(self.order[index as usize]);
         let start = self.range_tests_before(at);
-        self.ranges.insert(at, (index, tests.len()));
+        let n = tests.len() as u32;
+        self.ranges.insert(at, (index, start as u32));
+        for r in &mut self.ranges[at + 1..] {
+            r.1 += n;
+        }
         self.range_tests.splice(start..start, tests);
     }
 
@@ -820,30 +1038,54 @@ impl TableState {
             return;
         };
         let start = self.range_tests_before(at);
-        let (_, n) = self.ranges.remove(at);
-        self.range_tests.drain(start..start + n);
+        let end = self.range_tests_before(at + 1);
+        self.ranges.remove(at);
+        for r in &mut self.ranges[at..] {
+            r.1 -= (end - start) as u32;
+        }
+        self.range_tests.drain(start..end);
+    }
+
+    /// The number of entries of `ranges` that beat an entry of rank and
+    /// insertion number `order`.
+    fn ranges_beating(&self, order: (i64, u64)) -> usize {
+        self.ranges
+            .partition_point(|&(r, _)| precedence(self.order[r as usize], order) == Ordering::Less)
     }
 
     /// The number of word tests of the first `at` entries of `ranges`.
     fn range_tests_before(&self, at: usize) -> usize {
-        self.ranges[..at].iter().map(|&(_, n)| n).sum()
+        self.ranges
+            .get(at)
+            .map_or(self.range_tests.len(), |&(_, start)| start as usize)
     }
 
     /// The word tests of an entry with a range field (narrow tables; none
-    /// otherwise), one per key field, accepting what [`TableState::matches`]
-    /// accepts for keys of the table's types.
+    /// otherwise), accepting what [`TableState::matches`] accepts for keys
+    /// of the table's types: one per key field that is not a `_` (or one
+    /// that always passes), the most selective first, each with its
+    /// `skip` (the entry is set by [`TableState::add_range`]).
     fn field_tests(&self, key: &[FieldMatch]) -> Vec<FieldTest> {
         if !self.narrow {
             return Vec::new();
         }
         let tests = key.iter().zip(&self.keys).enumerate();
-        tests
+        let mut tests: Vec<FieldTest> = tests
             .map(|(field, (f, spec))| FieldTest {
-                field,
+                field: field as u32,
                 ..Self::field_test(f, spec)
             })
-            .filter(|t| !t.always(u64::MAX >> (64 - self.keys[t.field].width)))
-            .collect()
+            .filter(|t| !t.always(u64::MAX >> (64 - self.keys[t.field as usize].width)))
+            .collect();
+        if tests.is_empty() {
+            tests.push(FieldTest::ALWAYS);
+        }
+        tests.sort_by_key(|t| std::cmp::Reverse(t.pinned_bits()));
+        let n = tests.len();
+        for (i, t) in tests.iter_mut().enumerate() {
+            t.skip = (n - i) as u32;
+        }
+        tests
     }
 
     /// The word test of one field (of at most 64 bits) of a range entry.
@@ -942,6 +1184,7 @@ impl TableState {
         self.remove_range(slot);
         self.free.push(slot);
         self.live -= 1;
+        self.plan = self.word_plan();
         Ok(e)
     }
 
@@ -975,7 +1218,16 @@ impl TableState {
     /// Records a hit of entry `index` by a packet of `bytes` bytes that
     /// arrived at `now_us`: its direct counter, and its last-hit time if
     /// the table supports idle timeouts.
+    #[inline(always)]
     pub fn count_hit(&self, index: u32, bytes: u64, now_us: u64) {
+        if self.direct_counter || self.idle_timeout {
+            self.record_hit(index, bytes, now_us);
+        }
+    }
+
+    /// [`TableState::count_hit`] for a table that counts or times hits.
+    #[inline(never)]
+    fn record_hit(&self, index: u32, bytes: u64, now_us: u64) {
         if self.direct_counter
             && let Some(c) = self.counts.get(index as usize)
         {
@@ -1051,19 +1303,49 @@ impl TableState {
     /// narrow (see [`TableState::is_narrow`]) or a key of another length.
     #[inline]
     pub fn lookup_words(&self, key: &[u64]) -> Option<u32> {
-        if self.live == 0 || !self.narrow || key.len() != self.keys.len() {
+        if key.len() != self.keys.len() {
             return None;
         }
-        match (self.groups.as_slice(), self.ranges.is_empty()) {
-            // One group (an exact-only table, say): its match is the best.
-            ([g], true) => self.probe_words(g, key),
-            ([], _) => self.best_range_words(key, None),
-            _ => self.best_range_words(key, self.best_in_groups(|g| self.probe_words(g, key))),
+        match self.plan {
+            WordPlan::Miss => None,
+            WordPlan::Ranges => first_passing(&self.range_tests, key),
+            WordPlan::FirstHitOne => self.first_hit_word(key),
+            WordPlan::FirstHit => self.first_hit_words(key),
+            WordPlan::Best => self.best_words(key),
         }
     }
 
+    /// The best entry for key words `key` in the groups and the ranges.
+    #[inline(never)]
+    fn best_words(&self, key: &[u64]) -> Option<u32> {
+        self.best_range_words(key, self.best_in_groups(|g| self.probe_words(g, key)))
+    }
+
+    /// The entry the first group (best first) with a match for key words
+    /// `key` holds ([`WordPlan::FirstHit`]).
+    #[inline(never)]
+    fn first_hit_words(&self, key: &[u64]) -> Option<u32> {
+        self.groups.iter().find_map(|g| self.probe_words(g, key))
+    }
+
+    /// [`TableState::first_hit_words`] for a one-word key.
+    #[inline(never)]
+    fn first_hit_word(&self, key: &[u64]) -> Option<u32> {
+        let &[k] = key else { return None };
+        self.groups.iter().find_map(|g| self.probe_word(g, k))
+    }
+
+    /// The best entry of group `g` of a one-field table matching key word
+    /// `k`: one masked word, hashed and compared with the entry's.
+    #[inline(always)]
+    fn probe_word(&self, g: &Group, k: u64) -> Option<u32> {
+        let v = k & g.first_mask;
+        let hash = self.seed.mix().word(v).finish();
+        g.find(hash, |i| self.masked_words.get(i as usize) == Some(&v))
+    }
+
     /// The best entry of group `g` matching key words `key`.
-    #[inline]
+    #[inline(always)]
     fn probe_words(&self, g: &Group, key: &[u64]) -> Option<u32> {
         let hash = self.hash_masked_words(key, &g.word_masks);
         g.find(hash, |i| self.matches_words(i, key, &g.word_masks))
@@ -1092,20 +1374,14 @@ impl TableState {
     /// whose word tests key words `key` pass; else `best`.
     #[inline]
     fn best_range_words(&self, key: &[u64], best: Option<u32>) -> Option<u32> {
-        let mut start = 0;
-        for &(r, n) in &self.ranges {
-            if !self.beats(r, best) {
-                break;
-            }
-            let Some(tests) = self.range_tests.get(start..start + n) else {
-                break;
-            };
-            if passes_all(tests, key) {
-                return Some(r);
-            }
-            start += n;
+        let end = match best {
+            None => self.range_tests.len(),
+            Some(b) => self.range_tests_before(self.ranges_beating(self.order[b as usize])),
+        };
+        match self.range_tests.get(..end) {
+            Some(tests) if !tests.is_empty() => first_passing(tests, key).or(best),
+            _ => best,
         }
-        best
     }
 
     /// Whether entry `cand` wins over the best entry so far.
@@ -1657,6 +1933,50 @@ mod tests {
             ))
         ) {
             check_against_naive(kinds, entries, ops, keys)?;
+        }
+
+        /// The same for tables of LPM and exact fields only (no
+        /// priorities: the first group with a match holds the best), with
+        /// one key field or two.
+        #[test]
+        fn prefix_lookups_match_the_naive_reference(
+            (kinds, entries, ops, keys) in case_of(proptest::collection::vec(
+                (prop_oneof![Just(MatchKind::Lpm), Just(MatchKind::Exact)], any::<bool>()),
+                1..=2,
+            ))
+        ) {
+            check_against_naive(kinds, entries, ops, keys)?;
+        }
+
+        /// The hash index finds what a map holds, through sets and
+        /// removals of hashes crowding the first and the last slots (long
+        /// probe runs that wrap around, and moves back on removal).
+        #[test]
+        fn buckets_agree_with_a_map(
+            ops in proptest::collection::vec((any::<bool>(), 0u64..40, 0u32..1000), 0..300)
+        ) {
+            let crowded = |h: u64| match h % 2 {
+                0 => (h << 40) | (0xFFFF - h % 5),
+                _ => (h << 40) | (h % 5),
+            };
+            let mut buckets = Buckets::default();
+            let mut model = HashMap::new();
+            for (set, h, entry) in ops {
+                let hash = crowded(h);
+                if set {
+                    buckets.set(hash, entry);
+                    model.insert(hash, entry);
+                } else {
+                    buckets.unset(hash);
+                    model.remove(&hash);
+                }
+                prop_assert_eq!(buckets.used, model.len());
+                prop_assert!(buckets.used * 2 <= buckets.slots.len());
+                for h in 0..40 {
+                    let hash = crowded(h);
+                    prop_assert_eq!(buckets.get(hash), model.get(&hash).copied(), "hash {:x}", hash);
+                }
+            }
         }
     }
 

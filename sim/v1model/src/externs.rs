@@ -15,6 +15,8 @@ use std::collections::HashMap;
 /// What the architecture needs to know of the program's layout.
 pub(crate) struct Shared {
     pub std: StdMeta,
+    /// The bytes of the packet state's arena.
+    pub arena_bytes: u32,
 }
 
 /// The metadata a clone, resubmit or recirculate keeps.
@@ -84,93 +86,280 @@ struct Site {
 /// whose every run is whole 16-bit words from a byte boundary, written to
 /// (or checked against) a field at a fixed place: summed in place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct FastChecksum {
-    cond: Cond,
-    /// The data as at most [`FEW_LOADS`] eight-byte loads (an IPv4
-    /// header takes three); `None`: the data argument's layout is walked.
-    few: Option<FewLoads>,
-    /// The output field's bit and width (at most 64), and a mask of its
-    /// width's low bits.
-    out_bit: u32,
-    out_width: u32,
-    out_mask: u64,
+enum FastChecksum {
+    /// Every byte it reads or writes lies in one window of the arena (an
+    /// IPv4 header's checksum).
+    Window(WindowSum),
+    /// Any other: the data argument's runs are walked.
+    Runs(RunSum),
 }
 
-/// The most eight-byte loads a checksum's data takes for its specialised
-/// sum.
+/// What a checksum call does with its sum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Action {
+    /// `update_checksum*` (else `verify_checksum*`).
+    update: bool,
+    /// `*_with_payload`: the payload's words are summed too.
+    payload: bool,
+}
+
+/// A checksum summed from its runs: the condition, and the output field's
+/// bit and width (at most 64).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RunSum {
+    cond: Cond,
+    out_bit: u32,
+    out_width: u32,
+    action: Action,
+}
+
+/// The most eight-byte loads a window checksum's data takes (an IPv4
+/// header takes three).
 const FEW_LOADS: usize = 8;
 
-/// Data of whole 16-bit words from byte boundaries as a few eight-byte
-/// loads: the 16-bit words of a load read as a big-endian number sum to the
-/// number modulo 2^16 - 1 (2^16 is 1), so the loads' one's-complement sum
-/// folds to the words' (see [`sum_words`]).
+/// The bytes of a window checksum's window: it reads and writes only
+/// here, at offsets below [`WINDOW_OFFSETS`] (so eight bytes from any
+/// offset lie inside it), and the window is fetched (bounds-checked) once
+/// per call.
+const WINDOW: usize = 72;
+
+/// One more than the largest offset into a window (a power of two).
+const WINDOW_OFFSETS: usize = 64;
+
+/// An offset into a window.
+#[inline(always)]
+fn in_window(offset: u8) -> usize {
+    usize::from(offset) & (WINDOW_OFFSETS - 1)
+}
+
+/// A checksum whose condition, data and 16-bit output field all lie in one
+/// window of [`WINDOW`] arena bytes: the data as at most [`FEW_LOADS`]
+/// eight-byte loads. The 16-bit words of a load read as a big-endian number
+/// sum to the number modulo 2^16 - 1 (2^16 is 1), so the loads'
+/// one's-complement sum folds to the words' (see [`sum_words`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct FewLoads {
+struct WindowSum {
+    /// The arena byte where the window starts.
+    base: u32,
+    /// The offset of the validity byte the condition tests (`None`: the
+    /// condition is always true).
+    cond: Option<u8>,
     loads: [Load; FEW_LOADS],
     /// How many of `loads` are used.
     len: u8,
+    /// The offset of the output field.
+    out: u8,
+    action: Action,
 }
 
-/// Eight arena bytes from `at` read as a big-endian number and masked to
+/// Eight window bytes from `at` read as a big-endian number and masked to
 /// the data's bytes in them (the last ones, when a run ends in them),
-/// counted when the header whose validity byte is `valid` is valid
+/// counted when the header whose validity byte is at `valid` is valid
 /// (always when `None`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Load {
-    valid: Option<u32>,
-    at: u32,
+    valid: Option<u8>,
+    at: u8,
     mask: u64,
 }
 
-impl FewLoads {
-    /// The loads of `runs`, if each is whole 16-bit words from a byte
-    /// boundary, none ends in the arena's first seven bytes, and they take
-    /// at most [`FEW_LOADS`] loads: eight bytes at a time, then the last
-    /// eight bytes of the run masked to those not yet taken.
-    fn of(runs: &[BitRun]) -> Option<FewLoads> {
-        let mut few = FewLoads {
-            loads: [Load::default(); FEW_LOADS],
-            len: 0,
+impl Load {
+    /// The load's bytes of `window`, masked; 0 when its header is invalid.
+    #[inline(always)]
+    fn read(&self, window: &[u8; WINDOW]) -> u64 {
+        if let Some(v) = self.valid
+            && window[in_window(v)] == 0
+        {
+            return 0;
+        }
+        window[in_window(self.at)..]
+            .first_chunk::<8>()
+            .map_or(0, |w| u64::from_be_bytes(*w) & self.mask)
+    }
+}
+
+impl FastChecksum {
+    /// The fast form of a checksum over `runs` whose condition is `cond`
+    /// and output field the `out_width` bits at `out_bit`, in an arena of
+    /// `arena_bytes`: a window when everything fits one; `None` unless
+    /// every run is whole 16-bit words from a byte boundary.
+    fn of(
+        runs: &[BitRun],
+        cond: Cond,
+        (out_bit, out_width): (u32, u32),
+        action: Action,
+        arena_bytes: u32,
+    ) -> Option<FastChecksum> {
+        let words = runs
+            .iter()
+            .all(|r| r.bit.is_multiple_of(8) && r.width.is_multiple_of(16));
+        if !words || out_width > 64 {
+            return None;
+        }
+        let window = WindowSum::of(runs, cond, (out_bit, out_width), action, arena_bytes);
+        Some(window.map_or(
+            FastChecksum::Runs(RunSum {
+                cond,
+                out_bit,
+                out_width,
+                action,
+            }),
+            FastChecksum::Window,
+        ))
+    }
+}
+
+impl WindowSum {
+    /// The window form, if the data takes at most [`FEW_LOADS`] loads (none
+    /// ending in the arena's first seven bytes), the output is a 16-bit
+    /// field on a byte boundary, the condition is true or a validity test,
+    /// and all of it lies in a window of an arena of `arena_bytes`.
+    fn of(
+        runs: &[BitRun],
+        cond: Cond,
+        (out_bit, out_width): (u32, u32),
+        action: Action,
+        arena_bytes: u32,
+    ) -> Option<WindowSum> {
+        if out_width != 16 || !out_bit.is_multiple_of(8) {
+            return None;
+        }
+        let cond = match cond {
+            Cond::Const(true) => None,
+            Cond::Valid(byte) => Some(byte),
+            Cond::Const(false) => return None,
         };
+        // (validity byte, arena byte, mask) of each load; a run of the
+        // header the condition tests needs no test of its own.
+        let mut loads: Vec<(Option<u32>, u32, u64)> = Vec::new();
         for r in runs {
-            if !r.bit.is_multiple_of(8) || !r.width.is_multiple_of(16) {
-                return None;
-            }
+            let valid = r.valid_byte.filter(|v| Some(*v) != cond);
             let end = (r.bit / 8).checked_add(r.width / 8)?;
             let mut at = r.bit / 8;
             while at < end {
-                let (load, taken) = match end - at {
-                    n if n >= 8 => (at, u64::MAX),
-                    n => (end.checked_sub(8)?, (1u64 << (8 * n)) - 1),
-                };
-                *few.loads.get_mut(usize::from(few.len))? = Load {
-                    valid: r.valid_byte,
-                    at: load,
-                    mask: taken,
-                };
-                few.len += 1;
+                loads.push(match end - at {
+                    n if n >= 8 => (valid, at, u64::MAX),
+                    n => (valid, end.checked_sub(8)?, (1u64 << (8 * n)) - 1),
+                });
                 at = at.saturating_add(8);
             }
         }
-        Some(few)
-    }
-
-    /// The one's-complement sum of the loads of valid headers (end-around
-    /// carry, not folded); `None` if a load lies outside `arena`.
-    #[inline]
-    fn sum(&self, arena: &[u8]) -> Option<u64> {
-        let mut sum = 0;
-        for load in &self.loads[..usize::from(self.len).min(FEW_LOADS)] {
-            // All ones when the load counts, else 0.
-            let counted = match load.valid {
-                None => u64::MAX,
-                Some(v) => 0u64.wrapping_sub(u64::from(*arena.get(v as usize)? != 0)),
+        if loads.len() > FEW_LOADS {
+            return None;
+        }
+        // Every byte touched: the offsets from `base` must be below
+        // WINDOW_OFFSETS, and the window inside the arena.
+        let out = out_bit / 8;
+        let starts = loads
+            .iter()
+            .flat_map(|l| [Some(l.1), l.0])
+            .chain([cond, Some(out)])
+            .flatten();
+        let first = starts.clone().min()?;
+        let last = starts.max()?;
+        let base = first.min(arena_bytes.checked_sub(WINDOW as u32)?);
+        let offset = |byte: u32| u8::try_from(byte - base).ok();
+        if last - base >= WINDOW_OFFSETS as u32 {
+            return None;
+        }
+        let mut sum = WindowSum {
+            base,
+            cond: match cond {
+                Some(c) => Some(offset(c)?),
+                None => None,
+            },
+            loads: [Load::default(); FEW_LOADS],
+            len: loads.len() as u8,
+            out: offset(out)?,
+            action,
+        };
+        for (slot, (valid, at, mask)) in sum.loads.iter_mut().zip(loads) {
+            *slot = Load {
+                valid: match valid {
+                    Some(v) => Some(offset(v)?),
+                    None => None,
+                },
+                at: offset(at)?,
+                mask,
             };
-            let at = load.at as usize;
-            let w = arena.get(at..at + 8)?.first_chunk::<8>()?;
-            sum = add_carry(sum, u64::from_be_bytes(*w) & load.mask & counted);
         }
         Some(sum)
+    }
+
+    /// Runs the call: updates the output field, or checks it; `PAYLOAD`
+    /// is `self.action.payload` (a constant, so that a call without one
+    /// has no code for it).
+    #[inline(always)]
+    fn run<const PAYLOAD: bool>(&self, env: &mut Env<'_>) -> Summed {
+        let Some(window) = env
+            .arena
+            .get_mut(self.base as usize..)
+            .and_then(|a| a.first_chunk_mut::<WINDOW>())
+        else {
+            return Summed::Outside;
+        };
+        if let Some(c) = self.cond
+            && window[in_window(c)] == 0
+        {
+            return Summed::Done;
+        }
+        let mut sum = 0;
+        for load in &self.loads[..usize::from(self.len).min(FEW_LOADS)] {
+            sum = add_carry(sum, load.read(window));
+        }
+        // The payload starts on a word boundary: every run is whole words.
+        if PAYLOAD {
+            sum = add_carry(sum, sum_words(env.input));
+        }
+        let v = (fold_complement(sum) as u16).to_be_bytes();
+        let Some(field) = window[in_window(self.out)..].first_chunk_mut::<2>() else {
+            return Summed::Outside;
+        };
+        if self.action.update {
+            *field = v;
+        } else if *field != v {
+            return Summed::Mismatch;
+        }
+        Summed::Done
+    }
+}
+
+/// How a window checksum went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Summed {
+    /// Updated, or checked and found right (or its condition was false).
+    Done,
+    /// Checked and found wrong: `checksum_error` is to be set.
+    Mismatch,
+    /// The window does not lie inside the arena: nothing done.
+    Outside,
+}
+
+impl RunSum {
+    /// Runs the call (with `args`), setting `checksum_error` on a
+    /// mismatch; false (nothing done) if the data does not lie inside the
+    /// arena.
+    #[inline(always)]
+    fn run(&self, args: &[ExternArg], checksum_error: &crate::Field, env: &mut Env<'_>) -> bool {
+        if !self.cond.holds(env.arena) {
+            return true;
+        }
+        let Some(ExternArg::Data(layout)) = args.get(1) else {
+            return false;
+        };
+        let Some(mut sum) = sum_runs(layout.runs(), env.arena) else {
+            return false;
+        };
+        if self.action.payload {
+            sum = add_carry(sum, sum_words(env.input));
+        }
+        let v = fold_complement(sum) & low_bits(self.out_width);
+        if self.action.update {
+            write_number(env.arena, self.out_bit, self.out_width, v);
+        } else if read_number(env.arena, self.out_bit, self.out_width) != v {
+            checksum_error.write(env.arena, 1);
+        }
+        true
     }
 }
 
@@ -240,6 +429,8 @@ pub(crate) struct V1Externs {
     calls: RefCell<Vec<Site>>,
     kinds: HashMap<InstanceId, String>,
     std: StdMeta,
+    /// The bytes of the packet state's arena.
+    arena_bytes: u32,
     /// State ids by (block instance path, extern instance); globals under
     /// the empty path.
     states: HashMap<(String, InstanceId), StateId>,
@@ -365,6 +556,7 @@ impl V1Externs {
             calls: RefCell::new(Vec::new()),
             kinds,
             std: shared.std,
+            arena_bytes: shared.arena_bytes,
             states,
             names,
             counters,
@@ -594,7 +786,7 @@ impl ExternResolver for V1Externs {
             Call::VerifyChecksum
             | Call::UpdateChecksum
             | Call::VerifyChecksumWithPayload
-            | Call::UpdateChecksumWithPayload => self.fast_checksum_of(site.args),
+            | Call::UpdateChecksumWithPayload => self.fast_checksum_of(call, site.args),
             _ => None,
         };
         calls.push(Site { call, checksum });
@@ -633,6 +825,10 @@ impl ExternHandler for V1Externs {
         *self.colour_targets.get_mut() = targets;
     }
 
+    /// The hot kinds (a checksum's fast form, counting, `mark_to_drop`)
+    /// run without [`V1Externs::call_general`]'s frame; each out-of-line
+    /// path is a tail call, so that this entry saves no registers.
+    #[inline]
     fn call(
         &mut self,
         id: u32,
@@ -643,38 +839,159 @@ impl ExternHandler for V1Externs {
         let Some(site) = self.calls.get_mut().get(id as usize) else {
             return Flow::Continue;
         };
-        let call = site.call;
-        if let Some(f) = &site.checksum
-            && fast_checksum(f, call, args, &self.std.checksum_error, env)
-        {
-            return Flow::Continue;
-        }
-        match call {
-            Call::MarkToDrop => {
-                // The argument may be a nested control's copy of
-                // standard_metadata: write that copy.
-                let shift = match args.first() {
-                    Some(ExternArg::Place { place, .. }) => place
-                        .resolve(env)
-                        .map_or(0, |at| i64::from(at) - i64::from(self.std.base)),
-                    _ => 0,
-                };
-                self.std
-                    .egress_spec
-                    .shifted(shift)
-                    .write(env.arena, DROP_PORT);
-                self.std.mcast_grp.shifted(shift).write(env.arena, 0);
+        match (&site.checksum, site.call) {
+            // With and without payload apart: the payload's sum needs
+            // registers the header's alone does not.
+            (Some(FastChecksum::Window(w)), _) if w.action.payload => {
+                self.window_checksum::<true>(id, args, env)
             }
+            (Some(FastChecksum::Window(w)), _) => match w.run::<false>(env) {
+                Summed::Done => Flow::Continue,
+                Summed::Mismatch => flag_checksum_error(&self.std.checksum_error, env),
+                Summed::Outside => self.call_general(id, args, env),
+            },
+            (Some(FastChecksum::Runs(_)), _) => self.runs_checksum(id, args, env),
+            (None, Call::DirectCount(i)) => {
+                self.charge(i, 0);
+                Flow::Continue
+            }
+            (None, Call::Count(i)) => self.count_call(id, i, args, env),
+            (None, Call::MarkToDrop) => self.mark_to_drop(args, env),
+            (None, Call::NoOp) => Flow::Continue,
+            (None, _) => self.call_general(id, args, env),
+        }
+    }
+}
+
+impl V1Externs {
+    /// Checksum call `id` in its window form, or the general one where
+    /// the window does not lie inside the arena. Every path out is a tail
+    /// call or a return, so that the sum needs no saved registers.
+    /// `PAYLOAD`: the call is a `*_with_payload` one.
+    #[inline(never)]
+    fn window_checksum<const PAYLOAD: bool>(
+        &mut self,
+        id: u32,
+        args: &[ExternArg],
+        env: &mut Env<'_>,
+    ) -> Flow {
+        let summed = match self.calls.get_mut().get(id as usize).map(|s| &s.checksum) {
+            Some(Some(FastChecksum::Window(w))) => w.run::<PAYLOAD>(env),
+            _ => Summed::Outside,
+        };
+        match summed {
+            Summed::Done => Flow::Continue,
+            Summed::Mismatch => flag_checksum_error(&self.std.checksum_error, env),
+            Summed::Outside => self.call_general(id, args, env),
+        }
+    }
+
+    /// Checksum call `id` summed run by run, or in the general form where
+    /// a run does not lie inside the arena.
+    #[inline(never)]
+    fn runs_checksum(&mut self, id: u32, args: &[ExternArg], env: &mut Env<'_>) -> Flow {
+        let done = match self.calls.get_mut().get(id as usize).map(|s| &s.checksum) {
+            Some(Some(FastChecksum::Runs(r))) => r.run(args, &self.std.checksum_error, env),
+            _ => false,
+        };
+        match done {
+            true => Flow::Continue,
+            false => self.call_general(id, args, env),
+        }
+    }
+
+    /// `count(index)` on counter `counter` (call `id`): an index of at most
+    /// 64 bits is read here, a wider one evaluated by the general path.
+    #[inline(never)]
+    fn count_call(
+        &mut self,
+        id: u32,
+        counter: StateId,
+        args: &[ExternArg],
+        env: &mut Env<'_>,
+    ) -> Flow {
+        match self.narrow_index(args.first(), env) {
+            Some(index) => {
+                self.charge(counter, index);
+                Flow::Continue
+            }
+            None => self.call_general(id, args, env),
+        }
+    }
+
+    /// Counts the packet (and its bytes as it entered the pass) in cell
+    /// `index` of counter `id`; nothing if there is no such cell.
+    #[inline(always)]
+    fn charge(&mut self, id: StateId, index: u64) {
+        let bytes = self.ingress_length;
+        if let Some(c) = self.cells(id).get_mut(index as usize) {
+            c.0 += 1;
+            c.1 += bytes;
+        }
+    }
+
+    /// An index argument of at most 64 bits as the general path reads it
+    /// (`u64::MAX` for a negative one); `None` when it is wider.
+    #[inline(always)]
+    fn narrow_index(&self, arg: Option<&ExternArg>, env: &Env<'_>) -> Option<u64> {
+        match arg? {
+            ExternArg::Value(Node::Narrow(n)) => {
+                let w = n.eval_word(env);
+                Some(match w.signed {
+                    false => w.v,
+                    true => w.to_bits().to_u64().unwrap_or(u64::MAX),
+                })
+            }
+            ExternArg::Place { place, ty } => {
+                let width = self.width(*ty).filter(|w| *w <= 64)?;
+                Some(
+                    place
+                        .resolve(env)
+                        .map_or(u64::MAX, |bit| read_word(env.arena, bit as usize, width)),
+                )
+            }
+            _ => None,
+        }
+    }
+
+    /// `mark_to_drop(sm)`: `egress_spec` to the drop port, `mcast_grp` to 0.
+    /// The argument may be a nested control's copy of standard_metadata:
+    /// that copy is written.
+    #[inline(never)]
+    fn mark_to_drop(&self, args: &[ExternArg], env: &mut Env<'_>) -> Flow {
+        let shift = match args.first() {
+            Some(ExternArg::Place { place, .. }) => place
+                .resolve(env)
+                .map_or(0, |at| i64::from(at) - i64::from(self.std.base)),
+            _ => 0,
+        };
+        let (spec, grp) = match shift {
+            0 => (self.std.egress_spec, self.std.mcast_grp),
+            s => (
+                self.std.egress_spec.shifted(s),
+                self.std.mcast_grp.shifted(s),
+            ),
+        };
+        spec.write(env.arena, DROP_PORT);
+        grp.write(env.arena, 0);
+        Flow::Continue
+    }
+
+    /// Call `id` (one the fast paths leave) in its general form,
+    /// evaluating arguments as they come.
+    #[inline(never)]
+    fn call_general(&mut self, id: u32, args: &[ExternArg], env: &mut Env<'_>) -> Flow {
+        let Some(call) = self.calls.get_mut().get(id as usize).map(|s| s.call) else {
+            return Flow::Continue;
+        };
+        match call {
+            Call::MarkToDrop => return self.mark_to_drop(args, env),
             Call::Count(i) => {
                 let index = self
                     .value(args.first(), env)
                     .and_then(|b| b.to_u64())
                     .unwrap_or(u64::MAX);
-                let bytes = self.ingress_length;
-                if let Some(c) = self.cells(i).get_mut(index as usize) {
-                    c.0 += 1;
-                    c.1 += bytes;
-                }
+                self.charge(i, index);
             }
             Call::ExecuteMeter(i) => {
                 let index = self.value(args.first(), env).and_then(|b| b.to_u64());
@@ -707,13 +1024,7 @@ impl ExternHandler for V1Externs {
                 };
                 self.write_out(args.first(), color as u64, env);
             }
-            Call::DirectCount(i) => {
-                let bytes = self.ingress_length;
-                if let Some(c) = self.cells(i).first_mut() {
-                    c.0 += 1;
-                    c.1 += bytes;
-                }
-            }
+            Call::DirectCount(i) => self.charge(i, 0),
             Call::RegisterRead(i) => {
                 let index = self
                     .value(args.get(1), env)
@@ -843,7 +1154,7 @@ impl ExternHandler for V1Externs {
 
 impl V1Externs {
     /// The fast form of a checksum call with `args`, if it has one.
-    fn fast_checksum_of(&self, args: &[ExternArg]) -> Option<FastChecksum> {
+    fn fast_checksum_of(&self, call: Call, args: &[ExternArg]) -> Option<FastChecksum> {
         let cond = match narrow(args.first())? {
             Node::Const(b) => Cond::Const(b.as_u64_truncated() != 0),
             Node::Valid(place) => match **place {
@@ -862,10 +1173,6 @@ impl V1Externs {
         let Some(ExternArg::Data(layout)) = args.get(1) else {
             return None;
         };
-        let words = layout
-            .runs()
-            .iter()
-            .all(|r| r.bit.is_multiple_of(8) && r.width.is_multiple_of(16));
         let Some(ExternArg::Place {
             place: Place::Fixed { bit, .. },
             ty,
@@ -873,23 +1180,18 @@ impl V1Externs {
         else {
             return None;
         };
-        let out_width = self.width(*ty).filter(|w| *w <= 64)?;
-        // Where the condition is the header's validity, its runs need
-        // not test it again.
-        let mut few = FewLoads::of(layout.runs());
-        if let (Some(few), Cond::Valid(byte)) = (&mut few, cond) {
-            few.loads
-                .iter_mut()
-                .filter(|l| l.valid == Some(byte))
-                .for_each(|l| l.valid = None);
+        let action = Action {
+            update: matches!(call, Call::UpdateChecksum | Call::UpdateChecksumWithPayload),
+            payload: matches!(
+                call,
+                Call::VerifyChecksumWithPayload | Call::UpdateChecksumWithPayload
+            ),
+        };
+        let out = (*bit, self.width(*ty)?);
+        if algo != CSUM16 {
+            return None;
         }
-        (algo == CSUM16 && words).then_some(FastChecksum {
-            cond,
-            few,
-            out_bit: *bit,
-            out_width,
-            out_mask: low_bits(out_width),
-        })
+        FastChecksum::of(layout.runs(), cond, out, action, self.arena_bytes)
     }
 
     /// Runs meter cell `index` of `id` on the current packet; GREEN for a
@@ -1067,42 +1369,11 @@ impl V1Externs {
     }
 }
 
-/// Runs checksum `call` (with `args`) in its fast form `f`, setting
-/// `checksum_error` on a mismatch; false (nothing done) if the data does
-/// not lie inside the arena.
-#[inline]
-fn fast_checksum(
-    f: &FastChecksum,
-    call: Call,
-    args: &[ExternArg],
-    checksum_error: &crate::Field,
-    env: &mut Env<'_>,
-) -> bool {
-    if !f.cond.holds(env.arena) {
-        return true;
-    }
-    let sum = match (&f.few, args.get(1)) {
-        (Some(few), _) => few.sum(env.arena),
-        (None, Some(ExternArg::Data(layout))) => sum_runs(layout.runs(), env.arena),
-        (None, _) => None,
-    };
-    let Some(mut sum) = sum else {
-        return false;
-    };
-    // The payload starts on a word boundary: every run is whole words.
-    if matches!(
-        call,
-        Call::VerifyChecksumWithPayload | Call::UpdateChecksumWithPayload
-    ) {
-        sum = add_carry(sum, sum_words(env.input));
-    }
-    let v = fold_complement(sum) & f.out_mask;
-    if matches!(call, Call::UpdateChecksum | Call::UpdateChecksumWithPayload) {
-        write_number(env.arena, f.out_bit, f.out_width, v);
-    } else if read_number(env.arena, f.out_bit, f.out_width) != v {
-        checksum_error.write(env.arena, 1);
-    }
-    true
+/// Sets `checksum_error` (a verify found a mismatch).
+#[inline(never)]
+fn flag_checksum_error(checksum_error: &crate::Field, env: &mut Env<'_>) -> Flow {
+    checksum_error.write(env.arena, 1);
+    Flow::Continue
 }
 
 /// The one's-complement sum of the big-endian 16-bit words of the runs
@@ -1152,6 +1423,7 @@ fn sum_words(bytes: &[u8]) -> u64 {
 }
 
 /// `a + b` with end-around carry.
+#[inline(always)]
 fn add_carry(a: u64, b: u64) -> u64 {
     let (s, carry) = a.overflowing_add(b);
     s + u64::from(carry)
@@ -1359,15 +1631,18 @@ fn pair_words(odd: &mut Option<u8>, data: &[u8], mut word: impl FnMut(u64)) {
 /// The one's complement of the one's-complement (end-around carry) fold
 /// of `sum` to 16 bits.
 ///
-/// Four fixed steps, each keeping the sum modulo 2^16 - 1 and non-zero
-/// when it was: 64 bits to at most 33, then 18, then 0x10002, then 16.
+/// Two steps, each keeping the sum modulo 2^16 - 1 and non-zero when it
+/// was: the 32-bit halves added with end-around carry (with a carry, the
+/// sum without it is at most 2^32 - 2, so adding it cannot overflow); then
+/// the 16-bit halves, by adding the number to itself rotated by 16: the
+/// high half of that is the halves' sum plus the carry out of the low
+/// half's, their end-around sum.
 #[inline]
 fn fold_complement(sum: u64) -> u64 {
-    let sum = (sum >> 32) + (sum & 0xFFFF_FFFF);
-    let sum = (sum >> 16) + (sum & 0xFFFF);
-    let sum = (sum >> 16) + (sum & 0xFFFF);
-    let sum = (sum >> 16) + (sum & 0xFFFF);
-    !sum & 0xFFFF
+    let (s, carry) = (sum as u32).overflowing_add((sum >> 32) as u32);
+    let s = s.wrapping_add(u32::from(carry));
+    let s = s.wrapping_add(s.rotate_left(16)) >> 16;
+    u64::from(!s & 0xFFFF)
 }
 
 /// The Internet checksum: one's complement of the one's-complement sum of
@@ -1526,6 +1801,32 @@ mod tests {
         )
     }
 
+    /// Groups of fields of whole 16-bit words from byte boundaries,
+    /// clustered in a region of an arena of 72 to 300 bytes, each group's
+    /// validity byte (if any) in the region too; the arena, and the region.
+    fn clustered_groups() -> impl Strategy<Value = (Vec<Group>, Vec<u8>, std::ops::Range<u32>)> {
+        (WINDOW..300usize, 1u32..100, 0u32..300).prop_flat_map(|(len, spread, start)| {
+            let len32 = len as u32;
+            let start = start.min(len32 - 9);
+            let end = (start + spread).min(len32 - 8);
+            let region = start..end + 1;
+            let byte = move |at: u32| (start + at).min(end);
+            let field = (0..=spread, 0u32..4).prop_map(move |(at, n)| (byte(at) * 8, n * 16));
+            let groups = prop::collection::vec(
+                (
+                    prop::option::of((0..=spread).prop_map(byte)),
+                    prop::collection::vec(field, 0..3),
+                ),
+                0..4,
+            );
+            (
+                groups,
+                prop::collection::vec(any::<u8>(), len),
+                Just(region),
+            )
+        })
+    }
+
     proptest! {
         #[test]
         fn summing_words_in_place_gives_the_internet_checksum(
@@ -1542,21 +1843,54 @@ mod tests {
         }
 
         #[test]
-        fn few_loads_sum_as_the_runs(
-            groups in word_groups(),
-            arena in prop::collection::vec(any::<u8>(), 64),
-            valid in prop::collection::vec(0u8..2, 4),
+        fn window_checksums_run_as_the_runs(
+            (groups, arena, region) in clustered_groups(),
+            guards in prop::collection::vec(0u8..2, 4),
+            cond in (0u8..3, any::<prop::sample::Index>()),
+            out in (any::<prop::sample::Index>(), prop::sample::select(vec![16u32, 16, 8, 32]), 0u32..2),
+            (update, payload) in (any::<bool>(), any::<bool>()),
+            input in prop::collection::vec(any::<u8>(), 0..11),
         ) {
-            let arena = arena_with(arena, &valid);
+            let len = arena.len() as u32;
+            let mut arena = arena;
+            // The groups' validity bytes valid or not.
+            for ((valid, _), g) in groups.iter().zip(&guards) {
+                if let Some(v) = valid {
+                    arena[*v as usize] = *g;
+                }
+            }
+            let byte_in = |i: &prop::sample::Index, last: u32| {
+                region.start + i.index((region.end - region.start) as usize) as u32 % (last - region.start + 1)
+            };
+            let cond = match cond.0 {
+                0 => Cond::Const(true),
+                1 => Cond::Const(false),
+                _ => Cond::Valid(byte_in(&cond.1, len - 2)),
+            };
+            let out = (byte_in(&out.0, len - 6) * 8 + out.2, out.1);
+            let action = Action { update, payload };
             let layout = data(&groups);
-            let want = sum_runs(layout.runs(), &arena).map(fold_complement);
-            match FewLoads::of(layout.runs()) {
-                Some(few) => prop_assert_eq!(few.sum(&arena).map(fold_complement), want),
-                // Only data needing more loads than there are, or a run
-                // ending in the arena's first bytes, has no few loads.
-                None => prop_assert!(layout.runs().iter().any(|r| (r.bit + r.width) / 8 < 8)
-                    || layout.runs().iter().map(|r| (r.width / 8).div_ceil(8)).sum::<u32>()
-                        > FEW_LOADS as u32),
+            let fast = FastChecksum::of(layout.runs(), cond, out, action, len)
+                .expect("whole words");
+            let runs = RunSum { cond, out_bit: out.0, out_width: out.1, action };
+            let error = crate::Field::new((len - 1) * 8, 1, len);
+            let args = [ExternArg::List(Vec::new()), ExternArg::Data(layout.clone())];
+            let mut want = arena.clone();
+            let mut env = Env::new(&mut want);
+            env.input = &input;
+            prop_assert!(runs.run(&args, &error, &mut env));
+            if let FastChecksum::Window(w) = fast {
+                let mut env = Env::new(&mut arena);
+                env.input = &input;
+                let summed = match payload {
+                    true => w.run::<true>(&mut env),
+                    false => w.run::<false>(&mut env),
+                };
+                if summed == Summed::Mismatch {
+                    flag_checksum_error(&error, &mut env);
+                }
+                prop_assert_ne!(summed, Summed::Outside);
+                prop_assert_eq!(&arena, &want);
             }
         }
 
@@ -1623,6 +1957,7 @@ mod tests {
             let arg = ExternArg::Data(layout.clone());
             let mut externs = V1Externs::new(&ir::Program::default(), Shared {
                 std: StdMeta::default(),
+                arena_bytes: 64,
             });
             for algo in ALGOS {
                 let in_place = run_in_place(algo, Some(&arg), &arena, &payload);
@@ -1653,6 +1988,32 @@ mod tests {
             }
             prop_assert_eq!(csum16(&bytes), reference(CSUM16, &bytes));
         }
+    }
+
+    #[test]
+    fn an_ipv4_header_checksum_sums_in_a_window() {
+        // A 20-byte header at byte 40, its validity byte after it, the
+        // checksum field at its byte 10; the condition its validity.
+        let layout = data(&[(Some(60), vec![(320, 160)])]);
+        let action = Action {
+            update: true,
+            payload: false,
+        };
+        let fast = FastChecksum::of(layout.runs(), Cond::Valid(60), (400, 16), action, 200);
+        let Some(FastChecksum::Window(w)) = fast else {
+            panic!("not a window sum: {fast:?}");
+        };
+        assert_eq!(
+            (w.len, w.cond, w.out),
+            (3, Some(60 - w.base as u8), 50 - w.base as u8)
+        );
+        assert!(w.loads.iter().all(|l| l.valid.is_none()));
+        // In an arena smaller than a window, or with an 8-bit output: by
+        // runs.
+        let small = FastChecksum::of(layout.runs(), Cond::Valid(60), (400, 16), action, 64);
+        assert!(matches!(small, Some(FastChecksum::Runs(_))));
+        let narrow = FastChecksum::of(layout.runs(), Cond::Valid(60), (400, 8), action, 200);
+        assert!(matches!(narrow, Some(FastChecksum::Runs(_))));
     }
 
     #[test]

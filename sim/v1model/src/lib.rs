@@ -114,7 +114,7 @@ impl Default for Field {
 
 impl Field {
     /// The field of `width` bits at `bit` of an arena of `arena_bytes`.
-    fn new(bit: u32, width: u32, arena_bytes: u32) -> Field {
+    pub(crate) fn new(bit: u32, width: u32, arena_bytes: u32) -> Field {
         let window = (bit / 8).min(arena_bytes.saturating_sub(8));
         let s = bit.saturating_sub(window * 8);
         let fits = arena_bytes >= 8 && width >= 1 && s.checked_add(width).is_some_and(|e| e <= 64);
@@ -422,7 +422,7 @@ impl V1Switch {
                 tables.push(state);
             }
         }
-        let mut externs = V1Externs::new(&program, Shared { std });
+        let mut externs = V1Externs::new(&program, Shared { std, arena_bytes });
         for ((path, t), &slot) in &slots {
             if let Some(inst) = program.tables[t.0 as usize].direct_meter {
                 let entries = tables[slot as usize].max_size;

@@ -1100,3 +1100,34 @@ mod fixed_applies {
         assert!(!fixed(apply(vec![load; INLINE_KEYS + 1], Vec::new())));
     }
 }
+
+#[test]
+fn constructor_parameters_forwarded_down_the_tree_take_their_values() {
+    let program = program(
+        r#"
+        #include <core.p4>
+        control Leaf(inout bit<8> v)(bit<8> amount) { apply { v = v + amount; } }
+        control Mid(inout bit<8> v)(bit<8> amount) { Leaf(amount) leaf; apply { leaf.apply(v); } }
+        control Top(inout bit<8> v) { Mid(8w7) mid; Leaf(8w2) direct; apply { mid.apply(v); } }
+        control Ct(inout bit<8> v);
+        package Pkg(Ct c);
+        Pkg(Top()) main;
+    "#,
+    );
+    let value = |path: &str| {
+        let args = resolved_ctor_args(&program, path).expect(path);
+        match &args[..] {
+            [
+                ir::Expr {
+                    kind: ExprKind::Const(Value::Int(v)),
+                    ..
+                },
+            ] => v.to_string(),
+            other => panic!("{path}: {other:?}"),
+        }
+    };
+    assert_eq!(value("Top.mid"), "7");
+    assert_eq!(value("Top.mid.leaf"), "7");
+    assert_eq!(value("Top.direct"), "2");
+    assert!(resolved_ctor_args(&program, "Top.nothing").is_none());
+}
