@@ -20,7 +20,7 @@ use janus_p4::ir::{
     self, BuiltinMethod, Callee, Direction, ExprKind, StmtKind, SwitchLabel, Value,
 };
 use janus_p4::types::{TyId, TypeTable};
-pub use special::{Cmp, FixedHeader, Test};
+pub use special::{Cmp, EmitRun, FixedHeader, Test};
 
 /// How execution of a statement list ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,7 +85,7 @@ pub struct HeaderShape {
 pub enum Op {
     /// Writes a scalar.
     Store {
-        place: Place,
+        place: Box<Place>,
         value: Node,
     },
     /// [`Op::Store`] of a constant of at most 64 bits to a fixed place.
@@ -115,7 +115,7 @@ pub enum Op {
     /// Copies `bytes` bytes between two places of one composite type.
     Copy {
         dst: Place,
-        src: Place,
+        src: Box<Place>,
         bytes: u32,
     },
     /// Clears `bytes` bytes (a composite becomes all zero, headers invalid).
@@ -134,35 +134,35 @@ pub enum Op {
     /// Shifts a stack's elements by `count` toward the end (push) or the
     /// front (pop); the freed elements become invalid.
     StackShift {
-        stack: Place,
+        stack: Box<Place>,
         stride: u32,
         size: u32,
         elem_valid_bytes: Vec<u32>,
         next_index: u32,
         count: i64,
     },
-    If(Node, Vec<Op>, Vec<Op>),
+    If(Box<Node>, Vec<Op>, Vec<Op>),
     /// [`Op::If`] on a condition of a specialised shape.
-    IfTest(Test, Vec<Op>, Vec<Op>),
+    IfTest(Box<Test>, Vec<Op>, Vec<Op>),
     Seq(Vec<Op>),
     /// `switch` on a value: the first case whose labels include the value,
     /// else `default` (an index into `bodies`).
     Switch {
-        subject: Node,
-        cases: Vec<(Vec<Bits>, usize)>,
+        subject: Box<Node>,
+        cases: Box<[(Vec<Bits>, usize)]>,
         default: Option<usize>,
-        bodies: Vec<Vec<Op>>,
+        bodies: Box<[Vec<Op>]>,
     },
     Loop {
-        cond: Option<Node>,
+        cond: Option<Box<Node>>,
         body: Vec<Op>,
         update: Vec<Op>,
     },
     /// A direct action call: arguments copied in, the body, results copied out.
     CallAction {
-        copy_in: Vec<Op>,
+        copy_in: Box<[Op]>,
         body: Vec<Op>,
-        copy_out: Vec<Op>,
+        copy_out: Box<[Op]>,
     },
     Exit,
     Return,
@@ -171,9 +171,9 @@ pub enum Op {
     /// `packet.extract(hdr[, varbit_bits])`; `next_index` is the byte of the
     /// stack's `nextIndex` to advance when extracting into `stack.next`.
     Extract {
-        header: Place,
-        shape: HeaderShape,
-        varbit_len: Option<Node>,
+        header: Box<Place>,
+        shape: Box<HeaderShape>,
+        varbit_len: Option<Box<Node>>,
         next_index: Option<u32>,
         errors: ParserErrors,
     },
@@ -182,7 +182,7 @@ pub enum Op {
     /// `h = packet.lookahead<H>()` for a header type `H`: the header's bits
     /// at the cursor, which stays where it is; `h` becomes valid.
     Peek {
-        header: Place,
+        header: Box<Place>,
         shape: HeaderShape,
         errors: ParserErrors,
     },
@@ -199,7 +199,7 @@ pub enum Op {
     /// `verify(cond, err)`.
     Verify {
         cond: Node,
-        error: Node,
+        error: Box<Node>,
     },
     /// `packet.emit(hdr)` of one header: emitted if valid.
     Emit {
@@ -208,6 +208,9 @@ pub enum Op {
     },
     /// [`Op::Emit`] of a header without varbit at a fixed place.
     EmitFixed(FixedHeader),
+    /// Consecutive [`Op::EmitFixed`]s of a deparser as one op: each valid
+    /// header's bytes appended in order.
+    EmitFixedRun(EmitRun),
     /// A sub-parser: it continues at the caller's position in the packet;
     /// its errors are the caller's.
     SubParser {
@@ -219,23 +222,31 @@ pub enum Op {
     Extern {
         id: u32,
         args: Vec<ExternArg>,
-        result: Option<Place>,
+        result: Option<Box<Place>>,
     },
     /// `t.apply()`: look the key up in the table in `slot`, run the entry's
     /// action (or the default action on a miss), record the result.
     ApplyTable {
         slot: u32,
-        /// The table's name, for traces.
-        name: Box<str>,
-        keys: Vec<Node>,
-        /// The `selector` keys, hashed to pick a member of a group.
-        selector_keys: Vec<Node>,
+        /// The table's name and keys as evaluated in general.
+        keys: Box<TableKeys>,
         actions: Vec<ActionImpl>,
         /// `keys` as fields read by one word load each, when every key is
         /// a load of a fixed place of 1..=64 bits, there are at most
         /// [`INLINE_KEYS`] and no selector keys (see [`special`]).
         key_words: Option<Box<[FieldWord]>>,
     },
+}
+
+/// What [`Op::ApplyTable`] needs off its fast path (kept apart so that
+/// ops stay small).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableKeys {
+    /// The table's name, for traces.
+    pub name: Box<str>,
+    pub keys: Vec<Node>,
+    /// The `selector` keys, hashed to pick a member of a group.
+    pub selector_keys: Vec<Node>,
 }
 
 /// An action as a table runs it: where its control-plane arguments go, the
@@ -337,7 +348,11 @@ fn compile_stmt(c: &mut Compiler<'_>, s: &ir::Stmt, out: &mut Vec<Op>) -> Result
         StmtKind::Call(e) => call(c, e, out)?,
         StmtKind::If(cond, a, b) => {
             let cond = guarded(c, cond, out)?;
-            out.push(Op::If(cond, compile_stmts(c, a)?, compile_stmts(c, b)?));
+            out.push(Op::If(
+                Box::new(cond),
+                compile_stmts(c, a)?,
+                compile_stmts(c, b)?,
+            ));
         }
         StmtKind::Block(b) => out.push(Op::Seq(compile_stmts(c, b)?)),
         StmtKind::Exit => out.push(Op::Exit),
@@ -352,7 +367,10 @@ fn compile_stmt(c: &mut Compiler<'_>, s: &ir::Stmt, out: &mut Vec<Op>) -> Result
                 ));
             }
             let value = guarded(c, e, out)?;
-            out.push(Op::Store { place, value });
+            out.push(Op::Store {
+                place: Box::new(place),
+                value,
+            });
             out.push(Op::Return);
         }
         StmtKind::Break => out.push(Op::Break),
@@ -368,7 +386,7 @@ fn compile_stmt(c: &mut Compiler<'_>, s: &ir::Stmt, out: &mut Vec<Op>) -> Result
             body,
         } => {
             out.extend(compile_stmts(c, init)?);
-            let cond = cond.as_ref().map(|e| c.node(e)).transpose()?;
+            let cond = cond.as_ref().map(|e| c.node(e).map(Box::new)).transpose()?;
             out.push(Op::Loop {
                 cond,
                 body: compile_stmts(c, body)?,
@@ -437,7 +455,7 @@ fn assign(
         && is_header(c, lhs.ty)?
     {
         out.push(Op::Peek {
-            header: c.place(lhs)?,
+            header: Box::new(c.place(lhs)?),
             shape: header_shape(c, lhs.ty)?,
             errors: ParserErrors::of(c.program),
         });
@@ -463,7 +481,7 @@ fn assign(
     if is_scalar(c, lhs.ty) {
         let value = guarded(c, rhs, out)?;
         out.push(Op::Store {
-            place: c.place(lhs)?,
+            place: Box::new(c.place(lhs)?),
             value,
         });
         return Ok(());
@@ -499,7 +517,7 @@ fn assign(
             let bytes = c.layouts.layout(lhs.ty)?.bytes;
             out.push(Op::Copy {
                 dst: c.place(lhs)?,
-                src: c.place(rhs)?,
+                src: Box::new(c.place(rhs)?),
                 bytes,
             });
         }
@@ -512,7 +530,7 @@ fn assign(
         invalidate_union_siblings(c, lhs, &mut siblings)?;
         if !siblings.is_empty() {
             let valid = c.validity(lhs)?;
-            out.push(Op::If(valid, siblings, Vec::new()));
+            out.push(Op::If(Box::new(valid), siblings, Vec::new()));
         }
     }
     Ok(())
@@ -569,7 +587,7 @@ fn peek_fields(
             .ok_or(CompileError::Unsupported("lookahead of this type"))? as u32;
         match scalar_shape(&c.program.types, ty) {
             Some((width, signed)) => out.push(Op::Store {
-                place: c.place(&field)?,
+                place: Box::new(c.place(&field)?),
                 value: Node::Lookahead {
                     offset,
                     width,
@@ -706,7 +724,7 @@ fn assign_parts(
 fn zero(c: &mut Compiler<'_>, var: &ir::Expr, out: &mut Vec<Op>) -> Result<(), CompileError> {
     if let Some((width, signed)) = scalar_shape(&c.program.types, var.ty) {
         out.push(Op::Store {
-            place: c.place(var)?,
+            place: Box::new(c.place(var)?),
             value: Node::Const(Bits::zero(width, signed)),
         });
         return Ok(());
@@ -755,7 +773,7 @@ fn call(c: &mut Compiler<'_>, e: &ir::Expr, out: &mut Vec<Op>) -> Result<(), Com
                 return Err(CompileError::Unsupported("verify without arguments"));
             };
             let cond = guarded(c, cond, out)?;
-            let error = c.node(error)?;
+            let error = Box::new(c.node(error)?);
             out.push(Op::Verify { cond, error });
             Ok(())
         }
@@ -862,9 +880,9 @@ fn packet_in_call(
                 .map(|e| guarded(c, e, out))
                 .transpose()?;
             out.push(Op::Extract {
-                header,
-                shape,
-                varbit_len,
+                header: Box::new(header),
+                shape: Box::new(shape),
+                varbit_len: varbit_len.map(Box::new),
                 next_index,
                 errors,
             });
@@ -977,7 +995,11 @@ fn extern_call(
     let id = resolver
         .resolve(&site)
         .ok_or(CompileError::UnknownExtern(name.to_string()))?;
-    Ok(Op::Extern { id, args, result })
+    Ok(Op::Extern {
+        id,
+        args,
+        result: result.map(Box::new),
+    })
 }
 
 fn extern_arg(c: &mut Compiler<'_>, a: Option<&ir::Expr>) -> Result<ExternArg, CompileError> {
@@ -1149,7 +1171,7 @@ fn builtin(
                 -count
             };
             out.push(Op::StackShift {
-                stack: place,
+                stack: Box::new(place),
                 stride: stride / 8,
                 size,
                 elem_valid_bytes: valid_bytes,
@@ -1206,9 +1228,9 @@ fn function_call(
     let body = compile_stmts(c, &func.body);
     c.return_place = saved;
     Ok(Op::CallAction {
-        copy_in,
+        copy_in: copy_in.into(),
         body: body?,
-        copy_out,
+        copy_out: copy_out.into(),
     })
 }
 
@@ -1282,9 +1304,9 @@ fn nested_apply(
         ir::BlockKind::Control => {
             let body = compile_control(&mut child, block, &ctor_args)?;
             Ok(Op::CallAction {
-                copy_in,
+                copy_in: copy_in.into(),
                 body,
-                copy_out,
+                copy_out: copy_out.into(),
             })
         }
         ir::BlockKind::Parser => {
@@ -1364,9 +1386,9 @@ fn action_call(
     let (copy_in, copy_out) = copy_args(c, &action.params, args)?;
     let body = compile_stmts(c, &action.body)?;
     Ok(Op::CallAction {
-        copy_in,
+        copy_in: copy_in.into(),
         body,
-        copy_out,
+        copy_out: copy_out.into(),
     })
 }
 
@@ -1454,9 +1476,11 @@ fn apply_table(c: &mut Compiler<'_>, t: ir::TableId) -> Result<Op, CompileError>
     }
     Ok(Op::ApplyTable {
         slot,
-        name: table.name.as_str().into(),
-        keys,
-        selector_keys,
+        keys: Box::new(TableKeys {
+            name: table.name.as_str().into(),
+            keys,
+            selector_keys,
+        }),
         actions,
         key_words: None,
     })
@@ -1522,10 +1546,10 @@ fn switch(
         out_cases.push((labels, body));
     }
     Ok(Op::Switch {
-        subject: node,
-        cases: out_cases,
+        subject: Box::new(node),
+        cases: out_cases.into(),
         default,
-        bodies,
+        bodies: bodies.into(),
     })
 }
 
@@ -1558,6 +1582,7 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
         Op::IfTest(t, a, b) => return run(if t.holds(env) { a } else { b }, env),
         Op::ExtractFixed(h) => return h.extract(env),
         Op::EmitFixed(h) => h.emit(env),
+        Op::EmitFixedRun(r) => r.emit(env),
         Op::Store {
             place,
             value: Node::Narrow(value),
@@ -1685,7 +1710,14 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
             next_index,
             errors,
         } => {
-            return extract(env, header, shape, varbit_len.as_ref(), *next_index, errors);
+            return extract(
+                env,
+                header,
+                shape,
+                varbit_len.as_deref(),
+                *next_index,
+                errors,
+            );
         }
         Op::Peek {
             header,
@@ -1717,9 +1749,7 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
         Op::Emit { header, shape } => emit_header(env, header, shape),
         Op::ApplyTable {
             slot,
-            name,
             keys,
-            selector_keys,
             actions,
             key_words,
         } => {
@@ -1728,7 +1758,7 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
             {
                 return flow;
             }
-            return apply(env, *slot, name, keys, selector_keys, actions);
+            return apply(env, *slot, keys, actions);
         }
         Op::SubParser {
             copy_in,
@@ -1752,7 +1782,7 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
             let Some(handler) = env.externs.take() else {
                 return Flow::Continue;
             };
-            let flow = handler.call(*id, args, result.as_ref(), env);
+            let flow = handler.call(*id, args, result.as_deref(), env);
             env.externs = Some(handler);
             if flow != Flow::Continue {
                 return flow;
@@ -1778,14 +1808,12 @@ enum Key<'a> {
 /// When every key is narrow, and so is the table, the keys are evaluated to
 /// words on the stack and looked up as such (unless tracing, which shows
 /// the values).
-fn apply(
-    env: &mut Env<'_>,
-    slot: u32,
-    name: &str,
-    keys: &[Node],
-    selector_keys: &[Node],
-    actions: &[ActionImpl],
-) -> Flow {
+fn apply(env: &mut Env<'_>, slot: u32, table: &TableKeys, actions: &[ActionImpl]) -> Flow {
+    let TableKeys {
+        name,
+        keys,
+        selector_keys,
+    } = table;
     let on_words = !env.trace
         && keys.len() <= INLINE_KEYS
         && keys.iter().all(|k| matches!(k, Node::Narrow(_)))

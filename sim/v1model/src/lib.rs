@@ -202,7 +202,7 @@ impl StdMeta {
     /// arena just cleared (so a field left out reads 0): the port a packet
     /// from the wire came in on (`None`: resubmitted or recirculated), its
     /// type, length and arrival time.
-    #[inline]
+    #[inline(always)]
     fn start_ingress(
         &self,
         arena: &mut [u8],
@@ -274,6 +274,9 @@ pub struct V1Switch {
     output: Vec<u8>,
     /// The packet state after ingress, kept while egress runs per copy.
     after_ingress: Vec<u8>,
+    /// Clones waiting for egress, last queued first (empty between
+    /// passes).
+    pending: Vec<packet::EgressCopy>,
     /// Log each packet's path (target `janus::trace`); see [`V1Switch::set_trace`].
     trace: bool,
     /// The pipeline's clock: timestamps and last-hit times are microseconds
@@ -502,6 +505,7 @@ impl V1Switch {
             nodes: Vec::new(),
             output: Vec::new(),
             after_ingress: vec![0; arena_bytes as usize],
+            pending: Vec::new(),
             trace: false,
             clock: std::time::Instant::now(),
             now_us: 0,

@@ -8,10 +8,10 @@
 //! recirculates cannot loop for ever.
 
 use crate::externs::{CloneRequest, Requests};
-use crate::{DROP_PORT, EgressStart, MirrorTarget, V1Switch};
+use crate::{DROP_PORT, EgressStart, Field, MirrorTarget, V1Switch};
 use janus_engine::env::Env;
 use janus_engine::exec::run;
-use janus_engine::parser::{Outcome, run_parser};
+use janus_engine::parser::{CompiledParser, Outcome, run_parser};
 use std::collections::HashMap;
 
 /// Passes through ingress allowed for one arriving packet (the first, then
@@ -35,7 +35,7 @@ struct Pass {
 }
 
 /// A copy waiting for egress: its state, port, replication id and type.
-struct EgressCopy {
+pub(crate) struct EgressCopy {
     arena: Vec<u8>,
     port: u32,
     rid: u16,
@@ -57,9 +57,20 @@ impl V1Switch {
     /// allocates nothing.
     pub fn process_with(&mut self, port: u32, packet: &[u8], out: &mut dyn FnMut(u32, &[u8])) {
         if self.trace {
-            tracing::info!(target: "janus::trace", port, len = packet.len(), "packet in");
+            trace_packet_in(port, packet.len());
         }
-        let mut next = self.ingress_pass(port, packet, NORMAL, None, out);
+        self.start_pass(port, packet.len() as u64, NORMAL, None);
+        if let Some(pass) = self.ingress_pass(port, packet, out) {
+            self.pass_again(port, pass, out);
+        }
+    }
+
+    /// Runs resubmitted and recirculated packets, starting with `first`,
+    /// until none is left or the packet has had [`MAX_PASSES`] passes.
+    #[cold]
+    #[inline(never)]
+    fn pass_again(&mut self, port: u32, first: Box<Pass>, out: &mut dyn FnMut(u32, &[u8])) {
+        let mut next = Some(first);
         let mut passes = 1;
         while let Some(pass) = next.take() {
             if passes == MAX_PASSES {
@@ -70,28 +81,60 @@ impl V1Switch {
             }
             passes += 1;
             let kept = pass.kept.as_ref().map(|(a, l)| (a.as_slice(), *l));
-            next = self.ingress_pass(port, &pass.bytes, pass.instance_type, kept, out);
+            self.start_pass(port, pass.bytes.len() as u64, pass.instance_type, kept);
+            next = self.ingress_pass(port, &pass.bytes, out);
         }
     }
 
-    /// One pass: parse `packet`, run ingress and the copies' egress. Returns
-    /// the packet to run again (resubmit or recirculate), if any.
+    /// One pass, started by [`V1Switch::start_pass`]: parse `packet`, run
+    /// ingress and the copies' egress. Returns the packet to run again
+    /// (resubmit or recirculate), if any.
     fn ingress_pass(
         &mut self,
         port: u32,
         packet: &[u8],
+        out: &mut dyn FnMut(u32, &[u8]),
+    ) -> Option<Box<Pass>> {
+        let cursor = self.parse_verify_ingress(packet);
+        let payload = &packet[(cursor / 8).min(packet.len())..];
+        let requests = self.externs.requests;
+        let mcast = self.std.mcast_grp.read(&self.arena);
+        if requests.clone.is_some() || requests.resubmit.is_some() || mcast != 0 || self.trace {
+            return self.replicate(port, packet, payload, mcast, out);
+        }
+        // One copy at most, with the state (and any `truncate`) ingress
+        // left: what `replicate` does for a unicast or dropped packet.
+        let egress_spec = self.std.egress_spec.read(&self.arena);
+        if egress_spec == DROP_PORT {
+            return None;
+        }
+        let again = self.egress(egress_spec as u32, 0, NORMAL, payload, out);
+        if self.pending.is_empty() {
+            again
+        } else {
+            self.run_pending(payload, out).or(again)
+        }
+    }
+
+    /// Clears the packet state and writes what a pass starts with: the
+    /// fields `kept` from an earlier pass, the length, the clock read and
+    /// `standard_metadata`'s arrival fields.
+    #[inline(always)]
+    fn start_pass(
+        &mut self,
+        port: u32,
+        length: u64,
         instance_type: u64,
         kept: Option<(&[u8], u32)>,
-        out: &mut dyn FnMut(u32, &[u8]),
-    ) -> Option<Pass> {
+    ) {
         self.arena.fill(0);
         self.externs.truncate_to = None;
         self.externs.requests = Requests::default();
         if let Some((from, list)) = kept {
             copy_field_list(&self.field_lists, list, from, &mut self.arena);
         }
-        self.pass_length = packet.len() as u64;
-        self.externs.ingress_length = self.pass_length;
+        self.pass_length = length;
+        self.externs.ingress_length = length;
         self.now_us = self.now_us();
         // Only a packet from the wire has its port: simple_switch clears
         // the metadata of resubmitted and recirculated packets, and writes
@@ -100,27 +143,37 @@ impl V1Switch {
             &mut self.arena,
             (instance_type == NORMAL).then_some(port),
             instance_type,
-            self.pass_length,
+            length,
             self.now_us,
         );
-        let cursor = self.parse(packet);
-        let payload = &packet[(cursor / 8).min(packet.len())..];
-        self.verify_and_ingress(payload);
+    }
+
+    /// The end of ingress in general: clones, resubmit, multicast copies,
+    /// unicast or drop, each copy's egress, then the clones'. Returns the
+    /// packet to run again, if any.
+    #[cold]
+    #[inline(never)]
+    fn replicate(
+        &mut self,
+        port: u32,
+        packet: &[u8],
+        payload: &[u8],
+        mcast: u64,
+        out: &mut dyn FnMut(u32, &[u8]),
+    ) -> Option<Box<Pass>> {
         let requests = self.externs.requests;
         // The state after ingress is kept when more than one copy (or a
         // clone, or a resubmit keeping fields) starts from it; a plain
         // unicast packet runs egress on the arena as it is. (An I2E clone
         // puts that state back: `mcast_grp` is read once.)
-        let mcast = self.std.mcast_grp.read(&self.arena);
         let snapshot = requests.clone.is_some() || requests.resubmit.is_some() || mcast != 0;
         if snapshot {
             self.after_ingress.copy_from_slice(&self.arena);
         }
         // I2E clone: the packet as received, parsed again, with only the
         // listed metadata, to the session's port (or group).
-        let mut clones = Vec::new();
         if let Some(c) = requests.clone.filter(|c| !c.egress) {
-            clones = self.ingress_clone(c, port, packet);
+            self.ingress_clone(c, port, packet);
             self.arena.copy_from_slice(&self.after_ingress);
         }
         let mcast = mcast as u16;
@@ -145,7 +198,7 @@ impl V1Switch {
                 egress_spec,
                 mcast_grp = mcast,
                 copies = copies.len(),
-                clones = clones.len(),
+                clones = self.pending.len(),
                 resubmit = resubmit.is_some(),
                 "ingress done"
             );
@@ -158,53 +211,56 @@ impl V1Switch {
         };
         let mut again = None;
         // Clones are queued before the packet's own copies.
-        let mut pending: Vec<EgressCopy> = clones;
         for (i, &(rid, egress_port)) in copies.iter().enumerate() {
             if i > 0 {
                 self.arena.copy_from_slice(&self.after_ingress);
             }
             self.externs.truncate_to = truncate_after_ingress;
-            if let Some(pass) = self.egress(egress_port, rid, copy_type, payload, &mut pending, out)
-            {
+            if let Some(pass) = self.egress(egress_port, rid, copy_type, payload, out) {
                 again = Some(pass);
             }
         }
-        // Clones (and clones of clones) run egress after the original.
-        while let Some(copy) = pending.pop() {
-            self.arena.copy_from_slice(&copy.arena);
-            self.externs.truncate_to = None;
-            if let Some(pass) = self.egress(
-                copy.port,
-                copy.rid,
-                copy.instance_type,
-                payload,
-                &mut pending,
-                out,
-            ) {
-                again = Some(pass);
-            }
-        }
+        again = self.run_pending(payload, out).or(again);
         if let Some(list) = resubmit {
-            return Some(Pass {
+            return Some(Box::new(Pass {
                 bytes: packet.to_vec(),
                 instance_type: RESUBMITTED,
                 kept: list.map(|l| (self.after_ingress.clone(), l)),
-            });
+            }));
+        }
+        again
+    }
+
+    /// Runs egress for the queued clones (and the clones they make), last
+    /// queued first. Returns the last packet to run again, if any.
+    #[cold]
+    #[inline(never)]
+    fn run_pending(
+        &mut self,
+        payload: &[u8],
+        out: &mut dyn FnMut(u32, &[u8]),
+    ) -> Option<Box<Pass>> {
+        let mut again = None;
+        while let Some(copy) = self.pending.pop() {
+            self.arena.copy_from_slice(&copy.arena);
+            self.externs.truncate_to = None;
+            if let Some(pass) = self.egress(copy.port, copy.rid, copy.instance_type, payload, out) {
+                again = Some(pass);
+            }
         }
         again
     }
 
     /// Runs egress for one copy whose state is in the arena; sends it, or
-    /// returns it to recirculate. E2E clones are added to `pending`.
+    /// returns it to recirculate. E2E clones are queued.
     fn egress(
         &mut self,
         egress_port: u32,
         rid: u16,
         instance_type: u64,
         payload: &[u8],
-        pending: &mut Vec<EgressCopy>,
         out: &mut dyn FnMut(u32, &[u8]),
-    ) -> Option<Pass> {
+    ) -> Option<Box<Pass>> {
         // The model has no queues: egress starts in the microsecond ingress
         // did (one clock read per pass).
         let start = EgressStart {
@@ -219,11 +275,11 @@ impl V1Switch {
         self.run_egress();
         let requests = self.externs.requests;
         if let Some(c) = requests.clone.filter(|c| c.egress) {
-            self.egress_clone(c, pending);
+            self.egress_clone(c);
         }
         if self.std.egress_spec.read(&self.arena) == DROP_PORT {
             if self.trace {
-                tracing::info!(target: "janus::trace", egress_port, "dropped in egress");
+                trace_dropped(egress_port);
             }
             return None;
         }
@@ -231,31 +287,39 @@ impl V1Switch {
         // A recirculated packet is the whole deparsed packet: truncation
         // only limits what is sent (as in bmv2).
         if let Some(list) = requests.recirculate {
-            if self.trace {
-                tracing::info!(target: "janus::trace", len = self.output.len(), "recirculated");
-            }
-            return Some(Pass {
-                bytes: self.output.clone(),
-                instance_type: RECIRCULATED,
-                kept: list.map(|l| (self.arena.clone(), l)),
-            });
+            return Some(self.recirculate(list));
         }
         if let Some(n) = self.externs.truncate_to {
             self.output.truncate(n as usize);
         }
         if self.trace {
-            tracing::info!(target: "janus::trace", egress_port, len = self.output.len(), "packet out");
+            trace_packet_out(egress_port, self.output.len());
         }
         out(egress_port, &self.output);
         None
     }
 
-    /// The copies an I2E clone makes: the received packet parsed afresh,
-    /// keeping the listed metadata of the packet in `after_ingress` (the
-    /// caller restores the arena from it).
-    fn ingress_clone(&mut self, c: CloneRequest, port: u32, packet: &[u8]) -> Vec<EgressCopy> {
+    /// The deparsed packet as it enters ingress again, keeping the fields
+    /// of `list` (if any) of the copy in the arena.
+    #[cold]
+    #[inline(never)]
+    fn recirculate(&self, list: Option<u32>) -> Box<Pass> {
+        if self.trace {
+            tracing::info!(target: "janus::trace", len = self.output.len(), "recirculated");
+        }
+        Box::new(Pass {
+            bytes: self.output.clone(),
+            instance_type: RECIRCULATED,
+            kept: list.map(|l| (self.arena.clone(), l)),
+        })
+    }
+
+    /// Queues the copies an I2E clone makes: the received packet parsed
+    /// afresh, keeping the listed metadata of the packet in `after_ingress`
+    /// (the caller restores the arena from it).
+    fn ingress_clone(&mut self, c: CloneRequest, port: u32, packet: &[u8]) {
         let Some(targets) = self.mirror_targets(c.session) else {
-            return Vec::new();
+            return;
         };
         self.arena.fill(0);
         self.std.ingress_port.write(&mut self.arena, port as u64);
@@ -277,21 +341,21 @@ impl V1Switch {
                 &mut self.arena,
             );
         }
-        let mut copies = Vec::with_capacity(targets.len());
         for (rid, p) in targets {
-            copies.push(EgressCopy {
+            self.pending.push(EgressCopy {
                 arena: self.arena.clone(),
                 port: p,
                 rid,
                 instance_type: INGRESS_CLONE,
             });
         }
-        copies
     }
 
     /// An E2E clone of the copy in the arena: its headers as egress left
     /// them, metadata cleared except the listed fields.
-    fn egress_clone(&mut self, c: CloneRequest, pending: &mut Vec<EgressCopy>) {
+    #[cold]
+    #[inline(never)]
+    fn egress_clone(&mut self, c: CloneRequest) {
         let Some(targets) = self.mirror_targets(c.session) else {
             return;
         };
@@ -304,7 +368,7 @@ impl V1Switch {
             .packet_length
             .write(&mut copy, self.std.packet_length.read(&self.arena));
         for (rid, port) in targets {
-            pending.push(EgressCopy {
+            self.pending.push(EgressCopy {
                 arena: copy.clone(),
                 port,
                 rid,
@@ -322,28 +386,9 @@ impl V1Switch {
         }
     }
 
-    /// Runs the parser over `packet`; returns the bits it consumed.
+    /// Runs the parser over `packet` (an I2E clone's parse); returns the
+    /// bits it consumed.
     fn parse(&mut self, packet: &[u8]) -> usize {
-        let mut env = Env::parsing(&mut self.arena, packet)
-            .with_tables(&self.tables, &mut self.results)
-            .with_profiles(&self.profiles)
-            .with_externs(&mut self.externs)
-            .with_trace(self.trace);
-        let outcome = run_parser(&self.parser, &mut env);
-        // A parser error does not drop: it is recorded in parser_error.
-        if let Outcome::Reject(Some(e)) = outcome {
-            self.std.parser_error.write(env.arena, e as u64);
-        }
-        if self.trace {
-            tracing::info!(target: "janus::trace", ?outcome, parsed_bits = env.cursor, "parser done");
-        }
-        env.cursor
-    }
-
-    /// Runs verify checksum, then ingress, in one environment; `payload`
-    /// (the bytes the parser left) is what the `*_with_payload` checksums
-    /// add.
-    fn verify_and_ingress(&mut self, payload: &[u8]) {
         let mut env = Env::pipeline(
             &mut self.arena,
             &self.tables,
@@ -352,16 +397,36 @@ impl V1Switch {
             &mut self.externs,
             self.trace,
         );
-        env.input = payload;
+        env.input = packet;
+        parse_in(&self.parser, self.std.parser_error, &mut env)
+    }
+
+    /// Runs the parser over `packet`, then verify checksum and ingress, in
+    /// one environment; the bytes the parser left are what the
+    /// `*_with_payload` checksums add. Returns the bits the parser consumed.
+    fn parse_verify_ingress(&mut self, packet: &[u8]) -> usize {
+        let mut env = Env::pipeline(
+            &mut self.arena,
+            &self.tables,
+            &mut self.results,
+            &self.profiles,
+            &mut self.externs,
+            self.trace,
+        );
+        env.input = packet;
+        let cursor = parse_in(&self.parser, self.std.parser_error, &mut env);
+        // A block leaves the environment as it found it but for the state;
+        // the cursor and output bits are reset all the same.
+        env.input = &packet[(cursor / 8).min(packet.len())..];
+        (env.cursor, env.out_bits) = (0, 0);
         // Direct counters charge the length as received, as bmv2.
         env.packet_bytes = self.pass_length;
         env.now_us = self.now_us;
         run(&self.verify, &mut env);
-        // A control leaves the environment as it found it but for the
-        // state; the cursor and output bits are reset all the same.
         (env.cursor, env.out_bits) = (0, 0);
         env.input = &[];
         run(&self.ingress, &mut env);
+        cursor
     }
 
     /// Runs egress on the copy in the arena.
@@ -411,5 +476,120 @@ impl V1Switch {
 fn copy_field_list(lists: &HashMap<u32, Vec<(u32, u32)>>, list: u32, from: &[u8], to: &mut [u8]) {
     for &(bit, width) in lists.get(&list).into_iter().flatten() {
         janus_engine::env::copy_bits(from, bit as usize, to, bit as usize, width as usize);
+    }
+}
+
+/// Runs `parser` in `env` (whose input is the packet, from bit 0); a
+/// parser error does not drop: it is recorded in `parser_error`. Returns
+/// the bits consumed.
+#[inline(always)]
+fn parse_in(parser: &CompiledParser, parser_error: Field, env: &mut Env<'_>) -> usize {
+    let outcome = run_parser(parser, env);
+    if let Outcome::Reject(Some(e)) = outcome {
+        parser_error.write(env.arena, e as u64);
+    }
+    if env.trace {
+        trace_parsed(&outcome, env.cursor);
+    }
+    env.cursor
+}
+
+/// Logs a packet arriving on `port`.
+#[cold]
+fn trace_packet_in(port: u32, len: usize) {
+    tracing::info!(target: "janus::trace", port, len, "packet in");
+}
+
+/// Logs the parser's outcome and the bits it consumed.
+#[cold]
+fn trace_parsed(outcome: &Outcome, parsed_bits: usize) {
+    tracing::info!(target: "janus::trace", ?outcome, parsed_bits, "parser done");
+}
+
+/// Logs a copy egress dropped.
+#[cold]
+fn trace_dropped(egress_port: u32) {
+    tracing::info!(target: "janus::trace", egress_port, "dropped in egress");
+}
+
+/// Logs a packet sent.
+#[cold]
+fn trace_packet_out(egress_port: u32, len: usize) {
+    tracing::info!(target: "janus::trace", egress_port, len, "packet out");
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{MirrorTarget, V1Switch};
+
+    /// A unicast program whose packets exercise what the fast path handles
+    /// itself: drops, an ingress `truncate`, E2E clones queued after the
+    /// packet, recirculation and the field list it keeps. The first byte
+    /// picks the case; the second counts passes.
+    const PROGRAM: &str = r#"
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> case; bit<8> passes; bit<16> rest; }
+struct headers_t { h_t h; }
+struct meta_t { @field_list(1) bit<8> kept; }
+parser P(packet_in pkt, out headers_t h, inout meta_t m, inout standard_metadata_t sm) {
+    state start { pkt.extract(h.h); transition accept; }
+}
+control V(inout headers_t h, inout meta_t m) { apply { } }
+control I(inout headers_t h, inout meta_t m, inout standard_metadata_t sm) {
+    apply {
+        h.h.passes = h.h.passes + 1;
+        h.h.rest = (bit<16>) m.kept;
+        sm.egress_spec = 2;
+        if (h.h.case == 1) { mark_to_drop(sm); }
+        if (h.h.case == 2) { truncate(3); }
+    }
+}
+control E(inout headers_t h, inout meta_t m, inout standard_metadata_t sm) {
+    apply {
+        if (h.h.case == 3 && sm.instance_type == 0) { clone(CloneType.E2E, 7); }
+        if (h.h.case == 4 && h.h.passes < 3) {
+            m.kept = h.h.passes;
+            recirculate_preserving_field_list(1);
+        }
+        if (h.h.case == 5) { mark_to_drop(sm); }
+        if (h.h.case == 6) { truncate(2); }
+    }
+}
+control C(inout headers_t h, inout meta_t m) { apply { } }
+control D(packet_out pkt, in headers_t h) { apply { pkt.emit(h.h); } }
+V1Switch(P(), V(), I(), E(), C(), D()) main;
+"#;
+
+    fn switch(trace: bool) -> V1Switch {
+        let c = janus_p4::driver::compile_source("fast.p4", PROGRAM.into(), &Default::default());
+        assert!(!c.has_errors(), "{}", c.render(false));
+        let mut sw = V1Switch::load(c.ir.expect("ir")).expect("loads");
+        sw.mirroring_add(7, MirrorTarget::Port(9));
+        sw.set_trace(trace);
+        sw
+    }
+
+    /// With tracing on, every packet takes the general end of ingress;
+    /// off, unicast packets take the fast path: both send the same.
+    #[test]
+    fn the_unicast_fast_path_sends_what_the_general_path_sends() {
+        let (mut fast, mut general) = (switch(false), switch(true));
+        for case in 0..=6u8 {
+            let packet = [case, 0, 0xab, 0xcd, 0xee];
+            let sent = fast.process(1, &packet);
+            assert_eq!(sent, general.process(1, &packet), "case {case}");
+            let expected: &[(u32, &[u8])] = match case {
+                0 => &[(2, &[0, 1, 0, 0, 0xee])],
+                1 | 5 => &[],
+                2 => &[(2, &[2, 1, 0])],
+                3 => &[(2, &[3, 1, 0, 0, 0xee]), (9, &[3, 1, 0, 0, 0xee])],
+                4 => &[(2, &[4, 3, 0, 2, 0xee])],
+                _ => &[(2, &[6, 1])],
+            };
+            let expected: Vec<(u32, Vec<u8>)> =
+                expected.iter().map(|(p, b)| (*p, b.to_vec())).collect();
+            assert_eq!(sent, expected, "case {case}");
+        }
     }
 }

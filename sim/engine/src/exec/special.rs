@@ -221,6 +221,44 @@ impl FixedHeader {
     }
 }
 
+/// Consecutive `packet.emit`s of fixed headers of whole bytes, as one op.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EmitRun {
+    /// The headers, in emit order; each has a whole number of bytes.
+    pub headers: Box<[FixedHeader]>,
+    /// Their bytes together: the most the run appends.
+    pub bytes: u32,
+}
+
+impl EmitRun {
+    /// Each valid header's bytes appended to the output, in order; the
+    /// same as [`FixedHeader::emit`] of each. On a byte-aligned output the
+    /// output grows once and each header is one slice append.
+    #[inline]
+    pub fn emit(&self, env: &mut Env<'_>) {
+        let aligned = env.out_bits.is_multiple_of(8)
+            && env
+                .output
+                .as_deref()
+                .is_some_and(|out| out.len() == env.out_bits / 8);
+        if !aligned {
+            self.headers.iter().for_each(|h| h.emit(env));
+            return;
+        }
+        let Some(out) = env.output.as_deref_mut() else {
+            return;
+        };
+        out.reserve(self.bytes as usize);
+        for h in &self.headers {
+            if env.arena[h.valid as usize] != 0 {
+                let at = h.byte as usize;
+                out.extend_from_slice(&env.arena[at..at + h.bits as usize / 8]);
+            }
+        }
+        env.out_bits = out.len() * 8;
+    }
+}
+
 /// Rewrites `ops` into their specialised forms: `Seq` bodies spliced into
 /// the list around them (a `Seq` is no scope at run time: its flow is the
 /// list's), stores, conditions, extracts and emits of the common shapes
@@ -233,7 +271,43 @@ pub fn specialise(ops: Vec<Op>) -> Vec<Op> {
             op => out.push(specialise_op(op)),
         }
     }
+    join_emits(out)
+}
+
+/// Consecutive [`Op::EmitFixed`]s of whole-byte headers as one
+/// [`Op::EmitFixedRun`] (a single one stays as it is).
+fn join_emits(ops: Vec<Op>) -> Vec<Op> {
+    let whole = |op: &Op| matches!(op, Op::EmitFixed(h) if h.bits.is_multiple_of(8));
+    if !ops.windows(2).any(|w| whole(&w[0]) && whole(&w[1])) {
+        return ops;
+    }
+    let mut out: Vec<Op> = Vec::with_capacity(ops.len());
+    let mut run: Vec<FixedHeader> = Vec::new();
+    for op in ops {
+        match op {
+            Op::EmitFixed(h) if h.bits.is_multiple_of(8) => run.push(h),
+            op => {
+                flush_run(&mut run, &mut out);
+                out.push(op);
+            }
+        }
+    }
+    flush_run(&mut run, &mut out);
     out
+}
+
+/// Appends the emits gathered in `run` to `out`, as one op when there are
+/// several, and empties `run`.
+fn flush_run(run: &mut Vec<FixedHeader>, out: &mut Vec<Op>) {
+    match run.len() {
+        0 => {}
+        1 => out.extend(run.drain(..).map(Op::EmitFixed)),
+        _ => {
+            let headers: Box<[FixedHeader]> = std::mem::take(run).into();
+            let bytes = headers.iter().map(|h| h.bits / 8).sum();
+            out.push(Op::EmitFixedRun(EmitRun { headers, bytes }));
+        }
+    }
 }
 
 /// One op in its specialised form (nested lists specialised too).
@@ -242,9 +316,9 @@ fn specialise_op(op: Op) -> Op {
         Op::Store { place, value } => store(place, value),
         Op::If(cond, a, b) => {
             let (a, b) = (specialise(a), specialise(b));
-            match &cond {
+            match &*cond {
                 Node::Narrow(n) => match Test::of(n) {
-                    Some(t) => Op::IfTest(t, a, b),
+                    Some(t) => Op::IfTest(Box::new(t), a, b),
                     None => Op::If(cond, a, b),
                 },
                 _ => Op::If(cond, a, b),
@@ -272,9 +346,9 @@ fn specialise_op(op: Op) -> Op {
             body,
             copy_out,
         } => Op::CallAction {
-            copy_in: specialise(copy_in),
+            copy_in: specialise(copy_in.into()).into(),
             body: specialise(body),
-            copy_out: specialise(copy_out),
+            copy_out: specialise(copy_out.into()).into(),
         },
         Op::SubParser {
             copy_in,
@@ -287,17 +361,13 @@ fn specialise_op(op: Op) -> Op {
         },
         Op::ApplyTable {
             slot,
-            name,
             keys,
-            selector_keys,
             actions,
             key_words,
         } => Op::ApplyTable {
             slot,
-            key_words: key_words.or_else(|| fixed_keys(&keys, &selector_keys)),
-            name,
+            key_words: key_words.or_else(|| fixed_keys(&keys.keys, &keys.selector_keys)),
             keys,
-            selector_keys,
             actions: actions
                 .into_iter()
                 .map(|a| super::ActionImpl {
@@ -355,8 +425,8 @@ fn fixed_keys(keys: &[Node], selector_keys: &[Node]) -> Option<Box<[FieldWord]>>
 
 /// A store in its specialised form: a value of at most 64 bits to a fixed
 /// place writes its word there (a constant inline, a fixed field copied).
-fn store(place: Place, value: Node) -> Op {
-    let Place::Fixed { bit, .. } = place else {
+fn store(place: Box<Place>, value: Node) -> Op {
+    let Place::Fixed { bit, .. } = *place else {
         return Op::Store { place, value };
     };
     match value {

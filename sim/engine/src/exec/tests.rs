@@ -579,7 +579,7 @@ mod specialised {
             k in any::<u64>(),
         ) {
             let narrow = |n: Node| Node::Narrow(Box::new(n));
-            let store = |value| Op::Store { place: fixed(bit), value };
+            let store = |value| Op::Store { place: Box::new(fixed(bit)), value };
             let op = same_as_generic(store(narrow(konst(w, signed, k))), &a)?;
             prop_assert!(matches!(op, Op::SetWord { .. }), "{op:?}");
             let op = same_as_generic(store(narrow(load(src, w, signed))), &a)?;
@@ -628,9 +628,9 @@ mod specialised {
                 cmp(field.clone(), konst(w, signed, k)),
                 cmp(konst(w, signed, k), field),
             ];
-            let mark = |v| Op::Store { place: fixed(0), value: Node::Narrow(Box::new(konst(8, false, v))) };
+            let mark = |v| Op::Store { place: Box::new(fixed(0)), value: Node::Narrow(Box::new(konst(8, false, v))) };
             for cond in conds {
-                let op = Op::If(Node::Narrow(Box::new(cond)), vec![mark(1)], vec![mark(2)]);
+                let op = Op::If(Box::new(Node::Narrow(Box::new(cond))), vec![mark(1)], vec![mark(2)]);
                 let special = same_as_generic(op, &a)?;
                 prop_assert!(matches!(special, Op::IfTest(..)), "{special:?}");
             }
@@ -648,7 +648,7 @@ mod specialised {
         ) {
             let shape = HeaderShape { wire_bits, valid_byte: wire_bits.div_ceil(8), varbit: None };
             let errors = ParserErrors { packet_too_short: 7, ..ParserErrors::default() };
-            let generic = vec![Op::Extract { header: fixed(at * 8), shape, varbit_len: None, next_index: None, errors }];
+            let generic = vec![Op::Extract { header: Box::new(fixed(at * 8)), shape: Box::new(shape), varbit_len: None, next_index: None, errors }];
             let special = special::specialise(generic.clone());
             prop_assert!(matches!(special[..], [Op::ExtractFixed(_)]), "{special:?}");
             let cursor = cursor.min(input.len() * 8);
@@ -690,6 +690,58 @@ mod specialised {
             prop_assert_eq!(go(&special), go(&generic));
         }
 
+        /// Consecutive emits of headers laid one validity byte apart (as
+        /// a deparser's are) joined into one op give what the single
+        /// emits give: random validity, an output starting on a byte
+        /// boundary or not, now and then a header of a partial byte
+        /// (which stays a single emit and splits the run).
+        #[test]
+        fn emit_runs_match_consecutive_emits(
+            a in arena(),
+            headers in prop::collection::vec((1u32..=10, any::<bool>()), 2..=4),
+            odd in prop::option::of(0usize..4),
+            before in 0usize..20,
+        ) {
+            let mut generic = Vec::new();
+            let mut valid_bytes = Vec::new();
+            let mut at = 0;
+            for (i, &(bytes, valid)) in headers.iter().enumerate() {
+                let wire_bits = if odd == Some(i) { bytes * 8 - 3 } else { bytes * 8 };
+                let shape = HeaderShape { wire_bits, valid_byte: bytes, varbit: None };
+                generic.push(Op::Emit { header: fixed(at * 8), shape });
+                valid_bytes.push(((at + bytes) as usize, valid));
+                at += bytes + 1;
+            }
+            let special = special::specialise(generic.clone());
+            let singles: Vec<Op> = generic.iter().cloned().map(|op| match op {
+                Op::Emit { header: Place::Fixed { bit, .. }, shape } => Op::EmitFixed(FixedHeader {
+                    byte: bit / 8,
+                    bits: shape.wire_bits,
+                    valid: bit / 8 + shape.valid_byte,
+                    too_short: 0,
+                }),
+                op => op,
+            }).collect();
+            if odd.is_none_or(|i| i >= headers.len()) {
+                prop_assert!(matches!(special[..], [Op::EmitFixedRun(_)]), "{special:?}");
+            }
+            let go = |ops: &[Op]| {
+                let mut arena = a.clone();
+                for &(byte, valid) in &valid_bytes {
+                    arena[byte] = u8::from(valid);
+                }
+                let mut out = Vec::new();
+                let mut env = Env::deparsing(&mut arena, &mut out);
+                env.emit_bits(false, 3, before);
+                run(ops, &mut env);
+                let bits = env.out_bits;
+                (bits, out)
+            };
+            let want = go(&singles);
+            prop_assert_eq!(go(&special), want.clone());
+            prop_assert_eq!(go(&generic), want);
+        }
+
         /// Control-plane arguments written as words land as `write_bits`
         /// puts them.
         #[test]
@@ -713,7 +765,7 @@ mod specialised {
     #[test]
     fn seq_bodies_are_spliced_with_their_flow() {
         let set = |byte: u32, v| Op::Store {
-            place: fixed(byte * 8),
+            place: Box::new(fixed(byte * 8)),
             value: Node::Narrow(Box::new(konst(8, false, v))),
         };
         let generic = vec![
@@ -973,19 +1025,21 @@ mod fixed_applies {
         };
         Op::ApplyTable {
             slot: 0,
-            name: "t".into(),
-            keys: c
-                .keys
-                .iter()
-                .map(|k| {
-                    Node::Narrow(Box::new(Node::LoadFixed {
-                        bit: k.bit,
-                        width: k.width,
-                        signed: k.signed,
-                    }))
-                })
-                .collect(),
-            selector_keys: Vec::new(),
+            keys: Box::new(TableKeys {
+                name: "t".into(),
+                keys: c
+                    .keys
+                    .iter()
+                    .map(|k| {
+                        Node::Narrow(Box::new(Node::LoadFixed {
+                            bit: k.bit,
+                            width: k.width,
+                            signed: k.signed,
+                        }))
+                    })
+                    .collect(),
+                selector_keys: Vec::new(),
+            }),
             actions: vec![
                 action("set", params, vec![mark(0, 1)]),
                 action("NoAction", Vec::new(), Vec::new()),
@@ -1079,9 +1133,11 @@ mod fixed_applies {
         )));
         let apply = |keys: Vec<Node>, selector_keys: Vec<Node>| Op::ApplyTable {
             slot: 0,
-            name: "t".into(),
-            keys,
-            selector_keys,
+            keys: Box::new(TableKeys {
+                name: "t".into(),
+                keys,
+                selector_keys,
+            }),
             actions: Vec::new(),
             key_words: None,
         };
@@ -1130,4 +1186,15 @@ fn constructor_parameters_forwarded_down_the_tree_take_their_values() {
     assert_eq!(value("Top.mid.leaf"), "7");
     assert_eq!(value("Top.direct"), "2");
     assert!(resolved_ctor_args(&program, "Top.nothing").is_none());
+}
+
+/// Ops stay small, their tag a plain one: the large, rare payloads live
+/// behind boxes, so that op lists are dense in cache.
+#[test]
+fn ops_stay_small() {
+    assert!(
+        std::mem::size_of::<Op>() <= 64,
+        "{}",
+        std::mem::size_of::<Op>()
+    );
 }
