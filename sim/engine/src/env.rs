@@ -40,6 +40,11 @@ pub struct Env<'a> {
     /// When the packet arrived (microseconds on the pipeline's clock), for
     /// the last-hit times of tables with idle timeouts.
     pub now_us: u64,
+    /// Bytes the packet gained (or, negative, lost) through headers made
+    /// valid or invalid by `setValid`/`setInvalid` (and `{#}` or list
+    /// assignments): real changes only, by each header's wire size. bmv2
+    /// keeps this in the packet's length, which egress then reads.
+    pub length_delta: i64,
 }
 
 impl<'a> Env<'a> {
@@ -58,6 +63,7 @@ impl<'a> Env<'a> {
             trace: false,
             packet_bytes: 0,
             now_us: 0,
+            length_delta: 0,
         }
     }
 
@@ -76,6 +82,7 @@ impl<'a> Env<'a> {
             trace: false,
             packet_bytes: 0,
             now_us: 0,
+            length_delta: 0,
         }
     }
 
@@ -95,6 +102,7 @@ impl<'a> Env<'a> {
             trace: false,
             packet_bytes: 0,
             now_us: 0,
+            length_delta: 0,
         }
     }
 
@@ -124,6 +132,7 @@ impl<'a> Env<'a> {
             trace,
             packet_bytes: 0,
             now_us: 0,
+            length_delta: 0,
         }
     }
 

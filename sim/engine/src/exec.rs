@@ -1619,8 +1619,12 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
             if let Some(bit) = header.resolve(env) {
                 let base = (bit / 8) as usize;
                 let flag = base + *valid_byte as usize;
-                if *valid && env.arena[flag] == 0 {
+                let was_valid = env.arena[flag] != 0;
+                if *valid && !was_valid {
                     env.arena[base..base + *wire_bytes as usize].fill(0);
+                    env.length_delta += i64::from(*wire_bytes);
+                } else if !*valid && was_valid {
+                    env.length_delta -= i64::from(*wire_bytes);
                 }
                 env.arena[flag] = u8::from(*valid);
             }

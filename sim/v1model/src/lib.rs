@@ -287,6 +287,9 @@ pub struct V1Switch {
     /// The length of the packet in this ingress pass, which each copy's
     /// egress sees in `packet_length`.
     pass_length: u64,
+    /// The length egress sees in `packet_length`: `pass_length` plus the
+    /// bytes of headers ingress made valid, minus those it made invalid.
+    egress_length: u64,
     /// Clone sessions.
     mirror: HashMap<u32, MirrorTarget>,
     /// `@field_list(id)` -> (bit, width) of each user-metadata field in it.
@@ -510,6 +513,7 @@ impl V1Switch {
             clock: std::time::Instant::now(),
             now_us: 0,
             pass_length: 0,
+            egress_length: 0,
             mirror: HashMap::new(),
             field_lists,
             metadata: m_at as usize..arena_bytes as usize,

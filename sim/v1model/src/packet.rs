@@ -134,6 +134,7 @@ impl V1Switch {
             copy_field_list(&self.field_lists, list, from, &mut self.arena);
         }
         self.pass_length = length;
+        self.egress_length = length;
         self.externs.ingress_length = length;
         self.now_us = self.now_us();
         // Only a packet from the wire has its port: simple_switch clears
@@ -267,7 +268,11 @@ impl V1Switch {
             port: egress_port,
             rid,
             instance_type,
-            length: self.pass_length,
+            // An I2E clone is the packet as received.
+            length: match instance_type {
+                INGRESS_CLONE => self.pass_length,
+                _ => self.egress_length,
+            },
             now_us: self.now_us,
         };
         self.std.start_egress(&mut self.arena, start);
@@ -425,7 +430,14 @@ impl V1Switch {
         run(&self.verify, &mut env);
         (env.cursor, env.out_bits) = (0, 0);
         env.input = &[];
+        env.length_delta = 0;
         run(&self.ingress, &mut env);
+        // Headers ingress made valid or invalid change the length egress
+        // sees, as bmv2's add_header/remove_header change the packet's.
+        let delta = env.length_delta;
+        if delta != 0 {
+            self.egress_length = self.pass_length.saturating_add_signed(delta);
+        }
         cursor
     }
 
