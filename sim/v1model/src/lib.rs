@@ -8,6 +8,7 @@
 //! let out = sw.process(1, &[0u8; 64]);
 //! ```
 
+mod clock;
 mod externs;
 pub mod meter;
 mod packet;
@@ -281,7 +282,7 @@ pub struct V1Switch {
     trace: bool,
     /// The pipeline's clock: timestamps and last-hit times are microseconds
     /// since the pipeline was loaded.
-    clock: std::time::Instant,
+    clock: clock::PacketClock,
     /// When the packet now in ingress arrived, on `clock`.
     now_us: u64,
     /// The length of the packet in this ingress pass, which each copy's
@@ -510,7 +511,7 @@ impl V1Switch {
             after_ingress: vec![0; arena_bytes as usize],
             pending: Vec::new(),
             trace: false,
-            clock: std::time::Instant::now(),
+            clock: clock::PacketClock::new(),
             now_us: 0,
             pass_length: 0,
             egress_length: 0,
@@ -546,7 +547,7 @@ impl V1Switch {
     /// Microseconds since the pipeline was loaded: the clock of
     /// `standard_metadata` timestamps and of [`TableState::last_hit_us`].
     pub fn now_us(&self) -> u64 {
-        self.clock.elapsed().as_micros() as u64
+        self.clock.now_us()
     }
 
     /// The parser value sets.
