@@ -662,13 +662,16 @@ impl Checker<'_> {
                 continue;
             };
             let pty = self.subst(p.ty, &sol);
-            let hint = if self.mentions_params(pty, &owners) {
+            // A parameter bound only by an earlier `int` argument is still
+            // open: a later argument with a width decides it.
+            let int_bound = pty != p.ty && self.mentions_int(pty);
+            let hint = if int_bound || self.mentions_params(pty, &owners) {
                 None
             } else {
                 Some(pty)
             };
             let v = self.expr(value, hint);
-            let _ = self.unify(pty, v.ty, &mut sol);
+            let _ = self.unify(if int_bound { p.ty } else { pty }, v.ty, &mut sol);
             checked.push(Some(v));
         }
         let mut out = Vec::with_capacity(checked.len());
@@ -710,7 +713,7 @@ impl Checker<'_> {
         } else {
             ret
         };
-        let type_args = (0..sig.type_params.len() as u32)
+        let type_args: Vec<TyId> = (0..sig.type_params.len() as u32)
             .map(|i| {
                 sol.bound
                     .get(&(sig.owner, i))
@@ -718,11 +721,45 @@ impl Checker<'_> {
                     .unwrap_or(TypeTable::UNKNOWN)
             })
             .collect();
+        self.reject_int_type_args(sig, &type_args, span, what);
         Some(Invocation {
             args: out,
             ret,
             type_args,
         })
+    }
+
+    /// Reports type parameters bound to `int` or to a type with an `int`
+    /// inside (e.g. `{ a = 1 }`). A call runs when a packet is processed,
+    /// but `int` values exist only at compile time (P4_16 spec, section
+    /// 7.1.6.5), so such a binding leaves the parameter without a width.
+    fn reject_int_type_args(&mut self, sig: &Sig, type_args: &[TyId], span: Span, what: &str) {
+        for (name, ty) in sig.type_params.iter().zip(type_args) {
+            if self.mentions_int(*ty) {
+                let shown = self.show(*ty);
+                self.error(
+                    Code::BadTypeArgument,
+                    span,
+                    format!(
+                        "type parameter `{name}` of `{what}` would be `{shown}`, but `int` values exist only at compile time; give the integer a width (e.g. `8w1`) or the type argument (e.g. `{what}<bit<8>>(...)`)"
+                    ),
+                );
+            }
+        }
+    }
+
+    /// True if `ty` is `int` or has an `int` component.
+    fn mentions_int(&self, ty: TyId) -> bool {
+        match self.ty(ty) {
+            Ty::InfInt => true,
+            Ty::Stack { elem, .. } | Ty::List(elem) => self.mentions_int(*elem),
+            Ty::Tuple(items) => items.iter().any(|t| self.mentions_int(*t)),
+            Ty::Struct(i) => self.prog.types.structs[*i as usize]
+                .fields
+                .iter()
+                .any(|f| self.mentions_int(f.ty)),
+            _ => false,
+        }
     }
 
     /// Converts an argument; for `out`/`inout` parameters the types must

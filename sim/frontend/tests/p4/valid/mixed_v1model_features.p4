@@ -92,7 +92,7 @@ control Ing(inout hdrs h, inout meta m, inout standard_metadata_t sm) {
         h.stk[0].setValid();
         h.stk[m.r & 3].a = 1;
         if (h.u.isValid()) { h.u.y.setInvalid(); }
-        gen_ext({ a = 1, b = true });
+        gen_ext({ a = 8w1, b = true });
         Proto p = (Proto)8w6;
         if (p == Proto.TCP && h.h.a == Proto.UDP) { m.r = (bit<8>)Proto.TCP; }
         with_dir(h.h.a, 8w9);
