@@ -42,6 +42,22 @@ pub(crate) struct EgressCopy {
     instance_type: u64,
 }
 
+/// The environment a stage runs in, over the switch's arena, tables,
+/// profiles and externs: a macro rather than a method, so that the
+/// switch's other fields (the ops, the output) stay borrowable beside it.
+macro_rules! stage_env {
+    ($sw:expr) => {
+        Env::pipeline(
+            &mut $sw.arena,
+            &$sw.tables,
+            &mut $sw.results,
+            &$sw.profiles,
+            &mut $sw.externs,
+            $sw.trace,
+        )
+    };
+}
+
 impl V1Switch {
     /// Runs one packet arriving on `port`; returns the packets sent, as
     /// (port, bytes), in the order simple_switch sends them.
@@ -394,14 +410,7 @@ impl V1Switch {
     /// Runs the parser over `packet` (an I2E clone's parse); returns the
     /// bits it consumed.
     fn parse(&mut self, packet: &[u8]) -> usize {
-        let mut env = Env::pipeline(
-            &mut self.arena,
-            &self.tables,
-            &mut self.results,
-            &self.profiles,
-            &mut self.externs,
-            self.trace,
-        );
+        let mut env = stage_env!(self);
         env.input = packet;
         parse_in(&self.parser, self.std.parser_error, &mut env)
     }
@@ -410,14 +419,7 @@ impl V1Switch {
     /// one environment; the bytes the parser left are what the
     /// `*_with_payload` checksums add. Returns the bits the parser consumed.
     fn parse_verify_ingress(&mut self, packet: &[u8]) -> usize {
-        let mut env = Env::pipeline(
-            &mut self.arena,
-            &self.tables,
-            &mut self.results,
-            &self.profiles,
-            &mut self.externs,
-            self.trace,
-        );
+        let mut env = stage_env!(self);
         env.input = packet;
         let cursor = parse_in(&self.parser, self.std.parser_error, &mut env);
         // A block leaves the environment as it found it but for the state;
@@ -443,14 +445,7 @@ impl V1Switch {
 
     /// Runs egress on the copy in the arena.
     fn run_egress(&mut self) {
-        let mut env = Env::pipeline(
-            &mut self.arena,
-            &self.tables,
-            &mut self.results,
-            &self.profiles,
-            &mut self.externs,
-            self.trace,
-        );
+        let mut env = stage_env!(self);
         env.packet_bytes = self.pass_length;
         env.now_us = self.now_us;
         run(&self.egress, &mut env);
@@ -462,14 +457,7 @@ impl V1Switch {
     fn compute_and_deparse(&mut self, payload: &[u8]) {
         self.output.clear();
         let output = &mut self.output;
-        let mut env = Env::pipeline(
-            &mut self.arena,
-            &self.tables,
-            &mut self.results,
-            &self.profiles,
-            &mut self.externs,
-            self.trace,
-        );
+        let mut env = stage_env!(self);
         env.input = payload;
         env.packet_bytes = self.pass_length;
         env.now_us = self.now_us;
