@@ -1554,17 +1554,107 @@ fn switch(
 }
 
 /// Runs compiled statements.
+///
+/// A list an op runs next in its own place (the taken branch of an `if` or
+/// `switch`, a block, an action body without copies) runs without a call
+/// of its own when the op is the last of its list: the list simply goes on
+/// with it. An action body entered so ends at its `return` as at its end
+/// (`exit` still ends the stage), which [`ended`] applies to the flow the
+/// list ends with. Elsewhere the nested list runs in a call of `run`, and
+/// an empty one not at all.
+///
+/// A list of a single extern call or run of emits (a v1model checksum
+/// block, a deparser) runs without the interpreter's loop.
+#[inline(never)]
 pub fn run(ops: &[Op], env: &mut Env<'_>) -> Flow {
-    for op in ops {
-        let flow = run_op(op, env);
-        if flow != Flow::Continue {
-            return flow;
+    match ops {
+        [op @ (Op::Extern { .. } | Op::EmitFixedRun(_))] => run_leaf(op, env),
+        _ => run_list(ops, env),
+    }
+}
+
+/// [`run`] of a list holding only `op`, an extern call or a run of emits.
+#[inline(never)]
+fn run_leaf(op: &Op, env: &mut Env<'_>) -> Flow {
+    match op {
+        Op::Extern { id, args, result } => call_extern(env, *id, args, result.as_deref()),
+        Op::EmitFixedRun(r) => {
+            r.emit(env);
+            Flow::Continue
+        }
+        op => run_list(std::slice::from_ref(op), env),
+    }
+}
+
+/// [`run`] of any list.
+fn run_list(ops: &[Op], env: &mut Env<'_>) -> Flow {
+    let mut ops = ops.iter();
+    // Whether the ops now running are (the tail of) an action body taken
+    // from a tail position.
+    let mut in_action = false;
+    while let Some(op) = ops.next() {
+        match step(op, env) {
+            Step::Next => {}
+            Step::Stop(flow) => return ended(flow, in_action),
+            Step::Branch(list) => {
+                if ops.as_slice().is_empty() {
+                    ops = list.iter();
+                } else if !list.is_empty() {
+                    let flow = run(list, env);
+                    if flow != Flow::Continue {
+                        return ended(flow, in_action);
+                    }
+                }
+            }
+            Step::Body(body) => {
+                if ops.as_slice().is_empty() {
+                    ops = body.iter();
+                    in_action = true;
+                } else if !body.is_empty() && run(body, env) == Flow::Exit {
+                    return Flow::Exit;
+                }
+            }
         }
     }
     Flow::Continue
 }
 
-fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
+/// The flow a list run by [`run`] ends with: inside an action body taken
+/// from a tail position only `exit` leaves it, as [`run_action`] gives.
+#[inline(always)]
+fn ended(flow: Flow, in_action: bool) -> Flow {
+    if in_action && flow != Flow::Exit {
+        Flow::Continue
+    } else {
+        flow
+    }
+}
+
+/// What running one op leaves to [`run`].
+enum Step<'o> {
+    /// Go on with the next op.
+    Next,
+    /// The list ends with this flow (never [`Flow::Continue`]).
+    Stop(Flow),
+    /// Run this list next, its flow the op's (a branch, a block).
+    Branch(&'o [Op]),
+    /// Run this action body next (its arguments in place, no copies): its
+    /// `exit` ends the stage, anything else only the action.
+    Body(&'o [Op]),
+}
+
+/// [`Step::Next`] for [`Flow::Continue`], else [`Step::Stop`].
+#[inline(always)]
+fn stop_on(flow: Flow) -> Step<'static> {
+    match flow {
+        Flow::Continue => Step::Next,
+        flow => Step::Stop(flow),
+    }
+}
+
+/// Runs one op, or tells [`run`] which list to run in its place.
+#[inline(always)]
+fn step<'o>(op: &'o Op, env: &mut Env<'_>) -> Step<'o> {
     match op {
         Op::SetWord { dst, value } => dst.write(env.arena, *value),
         Op::MoveWord { dst, src } => {
@@ -1579,8 +1669,8 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
             let v = value.eval_word(env);
             write_word(env.arena, *bit as usize, v.width, v.v);
         }
-        Op::IfTest(t, a, b) => return run(if t.holds(env) { a } else { b }, env),
-        Op::ExtractFixed(h) => return h.extract(env),
+        Op::IfTest(t, a, b) => return Step::Branch(if t.holds(env) { a } else { b }),
+        Op::ExtractFixed(h) => return stop_on(h.extract(env)),
         Op::EmitFixed(h) => h.emit(env),
         Op::EmitFixedRun(r) => r.emit(env),
         Op::Store {
@@ -1649,8 +1739,8 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
                 );
             }
         }
-        Op::If(cond, a, b) => return run(if cond.truth(env) { a } else { b }, env),
-        Op::Seq(ops) => return run(ops, env),
+        Op::If(cond, a, b) => return Step::Branch(if cond.truth(env) { a } else { b }),
+        Op::Seq(ops) => return Step::Branch(ops),
         Op::Switch {
             subject,
             cases,
@@ -1664,7 +1754,7 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
                 .map(|(_, b)| *b)
                 .or(*default);
             if let Some(b) = chosen {
-                return run(&bodies[b], env);
+                return Step::Branch(&bodies[b]);
             }
         }
         Op::Loop { cond, body, update } => loop {
@@ -1675,11 +1765,16 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
             }
             match run(body, env) {
                 Flow::Break => break,
-                flow @ (Flow::Return | Flow::Exit | Flow::Reject(_)) => return flow,
+                flow @ (Flow::Return | Flow::Exit | Flow::Reject(_)) => return Step::Stop(flow),
                 Flow::Continue | Flow::LoopContinue => {}
             }
             run(update, env);
         },
+        Op::CallAction {
+            copy_in,
+            body,
+            copy_out,
+        } if copy_in.is_empty() && copy_out.is_empty() => return Step::Body(body),
         Op::CallAction {
             copy_in,
             body,
@@ -1700,13 +1795,13 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
                 run(copy_out, env);
             }
             if flow == Flow::Exit {
-                return Flow::Exit;
+                return Step::Stop(Flow::Exit);
             }
         }
-        Op::Exit => return Flow::Exit,
-        Op::Return => return Flow::Return,
-        Op::Break => return Flow::Break,
-        Op::LoopContinue => return Flow::LoopContinue,
+        Op::Exit => return Step::Stop(Flow::Exit),
+        Op::Return => return Step::Stop(Flow::Return),
+        Op::Break => return Step::Stop(Flow::Break),
+        Op::LoopContinue => return Step::Stop(Flow::LoopContinue),
         Op::Extract {
             header,
             shape,
@@ -1714,14 +1809,14 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
             next_index,
             errors,
         } => {
-            return extract(
+            return stop_on(extract(
                 env,
                 header,
                 shape,
                 varbit_len.as_deref(),
                 *next_index,
                 errors,
-            );
+            ));
         }
         Op::Peek {
             header,
@@ -1731,23 +1826,23 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
             let cursor = env.cursor;
             let flow = extract(env, header, shape, None, None, errors);
             env.cursor = cursor;
-            return flow;
+            return stop_on(flow);
         }
         Op::Advance { bits, too_short } => {
             let n = bits.eval(env).to_u64().unwrap_or(u64::MAX);
             if n > env.remaining_bits() as u64 {
-                return Flow::Reject(*too_short);
+                return Step::Stop(Flow::Reject(*too_short));
             }
             env.cursor += n as usize;
         }
         Op::Require { bits, too_short } => {
             if (*bits as usize) > env.remaining_bits() {
-                return Flow::Reject(*too_short);
+                return Step::Stop(Flow::Reject(*too_short));
             }
         }
         Op::Verify { cond, error } => {
             if !cond.truth(env) {
-                return Flow::Reject(error.eval(env).as_u64_truncated() as u32);
+                return Step::Stop(Flow::Reject(error.eval(env).as_u64_truncated() as u32));
             }
         }
         Op::Emit { header, shape } => emit_header(env, header, shape),
@@ -1757,12 +1852,18 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
             actions,
             key_words,
         } => {
-            if let Some(fields) = key_words
-                && let Some(flow) = apply_fixed(env, *slot, fields, actions)
-            {
-                return flow;
-            }
-            return apply(env, *slot, keys, actions);
+            let chosen = match key_words {
+                Some(fields) => apply_fixed(env, *slot, fields, actions),
+                None => None,
+            };
+            return match chosen {
+                Some(None) => Step::Next,
+                Some(Some(imp)) if imp.copy_in.is_empty() && imp.copy_out.is_empty() => {
+                    Step::Body(&imp.body)
+                }
+                Some(Some(imp)) => stop_on(run_copied(env, imp)),
+                None => stop_on(apply(env, *slot, keys, actions)),
+            };
         }
         Op::SubParser {
             copy_in,
@@ -1777,23 +1878,30 @@ fn run_op(op: &Op, env: &mut Env<'_>) -> Flow {
             run(copy_out, env);
             match outcome {
                 crate::parser::Outcome::Accept => {}
-                crate::parser::Outcome::Reject(Some(e)) => return Flow::Reject(e),
-                crate::parser::Outcome::Reject(None) => return Flow::Reject(REJECT_WITHOUT_ERROR),
+                crate::parser::Outcome::Reject(Some(e)) => return Step::Stop(Flow::Reject(e)),
+                crate::parser::Outcome::Reject(None) => {
+                    return Step::Stop(Flow::Reject(REJECT_WITHOUT_ERROR));
+                }
             }
         }
         Op::Extern { id, args, result } => {
-            // The handler needs the environment too: lend it out for the call.
-            let Some(handler) = env.externs.take() else {
-                return Flow::Continue;
-            };
-            let flow = handler.call(*id, args, result.as_deref(), env);
-            env.externs = Some(handler);
-            if flow != Flow::Continue {
-                return flow;
-            }
+            return stop_on(call_extern(env, *id, args, result.as_deref()));
         }
     }
-    Flow::Continue
+    Step::Next
+}
+
+/// Calls extern `id` of the architecture with `args`, its result (if any)
+/// to `result`.
+#[inline(always)]
+fn call_extern(env: &mut Env<'_>, id: u32, args: &[ExternArg], result: Option<&Place>) -> Flow {
+    // The handler needs the environment too: lend it out for the call.
+    let Some(handler) = env.externs.take() else {
+        return Flow::Continue;
+    };
+    let flow = handler.call(id, args, result, env);
+    env.externs = Some(handler);
+    flow
 }
 
 /// Most keys a table lookup evaluates without allocating.
@@ -1892,17 +2000,18 @@ pub(crate) fn with_values<R>(
 
 /// [`apply`] of a table whose keys are fixed fields (`fields`, see
 /// [`Op::ApplyTable`]'s `key_words`): the keys read with one word load
-/// each, looked up as words, the entry's action (or the default) run with
-/// its arguments. `None`, with nothing done, when tracing, or when the
-/// table is not narrow or may point into an action profile: [`apply`]
-/// serves those.
-#[inline(never)]
-fn apply_fixed(
+/// each, looked up as words, the result recorded and the chosen action's
+/// control-plane arguments written; gives the action left to run (`None`
+/// for none, or one that does nothing), which [`run`] runs in the apply's
+/// place. `None`, with nothing done, when tracing, or when the table is
+/// not narrow or may point into an action profile: [`apply`] serves those.
+#[inline(always)]
+fn apply_fixed<'o>(
     env: &mut Env<'_>,
     slot: u32,
     fields: &[FieldWord],
-    actions: &[ActionImpl],
-) -> Option<Flow> {
+    actions: &'o [ActionImpl],
+) -> Option<Option<&'o ActionImpl>> {
     let tables = env.tables;
     let table = tables.get(slot as usize)?;
     if env.trace || !table.is_narrow() || !table.is_direct() || fields.len() > INLINE_KEYS {
@@ -1915,25 +2024,32 @@ fn apply_fixed(
     let found = table
         .lookup_words(&words[..fields.len()])
         .and_then(|i| Some((i, table.entry(i)?)));
-    Some(match found {
+    let (a, args) = match found {
         Some((i, e)) => {
             table.count_hit(i, env.packet_bytes, env.now_us);
             if table.hit_hook {
                 notify_hit(env, slot, i);
             }
             record(env, slot, true, e.action, i);
-            run_listed(env, actions, e.action, &e.args)
+            (e.action, &e.args)
         }
         None => match &table.default {
             Some((a, args)) => {
                 record(env, slot, false, *a, u32::MAX);
-                run_listed(env, actions, *a, args)
+                (*a, args)
             }
             None => {
                 record(env, slot, false, usize::MAX, u32::MAX);
-                Flow::Continue
+                return Some(None);
             }
         },
+    };
+    Some(match actions.get(a) {
+        Some(imp) if !imp.does_nothing() => {
+            write_params(env, imp, args);
+            Some(imp)
+        }
+        _ => None,
     })
 }
 
@@ -1957,16 +2073,6 @@ fn record(env: &mut Env<'_>, slot: u32, hit: bool, action: usize, entry: u32) {
             action: action as u32,
             entry,
         };
-    }
-}
-
-/// Runs action `a` of a table's list with control-plane arguments `args`
-/// (nothing for an index outside the list).
-#[inline]
-fn run_listed(env: &mut Env<'_>, actions: &[ActionImpl], a: usize, args: &[Bits]) -> Flow {
-    match actions.get(a) {
-        Some(imp) if !imp.does_nothing() => run_action(env, imp, args),
-        _ => Flow::Continue,
     }
 }
 
@@ -2027,14 +2133,20 @@ fn apply_key(
     run_action(env, imp, args)
 }
 
-/// Runs a table's action: its control-plane arguments written, the
-/// data-plane ones copied in, the body, the results copied out. Empty
-/// lists are skipped without a call.
+/// Runs a table's action: its control-plane arguments written, then
+/// [`run_copied`].
 #[inline(always)]
 fn run_action(env: &mut Env<'_>, imp: &ActionImpl, args: &[Bits]) -> Flow {
-    for (param, arg) in imp.params.iter().zip(args) {
-        write_param(env, param, arg);
-    }
+    write_params(env, imp, args);
+    run_copied(env, imp)
+}
+
+/// Runs a table's action whose control-plane arguments are in place: the
+/// data-plane ones copied in, the body, the results copied out; `exit`
+/// ends the stage, anything else only the action. Empty lists are skipped
+/// without a call.
+#[inline(always)]
+fn run_copied(env: &mut Env<'_>, imp: &ActionImpl) -> Flow {
     if !imp.copy_in.is_empty() {
         run(&imp.copy_in, env);
     }
@@ -2052,10 +2164,19 @@ fn run_action(env: &mut Env<'_>, imp: &ActionImpl, args: &[Bits]) -> Flow {
     Flow::Continue
 }
 
+/// Writes a table's control-plane arguments `args` to the parameters of
+/// action `imp`.
+#[inline(always)]
+fn write_params(env: &mut Env<'_>, imp: &ActionImpl, args: &[Bits]) {
+    for (param, arg) in imp.params.iter().zip(args) {
+        write_param(env, param, arg);
+    }
+}
+
 /// Writes a control-plane argument to its parameter: one word store when
 /// the parameter has a word form of the argument's width, else as
 /// [`write_arg`].
-#[inline]
+#[inline(always)]
 fn write_param(env: &mut Env<'_>, param: &ActionParam, arg: &Bits) {
     match param.word {
         Some(w) if w.width() == arg.width() => w.write(env.arena, arg.as_u64_truncated()),
@@ -2065,7 +2186,7 @@ fn write_param(env: &mut Env<'_>, param: &ActionParam, arg: &Bits) {
 
 /// Writes an action's control-plane argument to its parameter: a value of
 /// at most 64 bits to a fixed place as a word.
-#[inline]
+#[inline(never)]
 fn write_arg(env: &mut Env<'_>, place: &Place, arg: &Bits) {
     match place {
         Place::Fixed { bit, .. } if arg.width() <= SMALL_MAX_WIDTH => {

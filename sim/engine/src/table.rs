@@ -1301,7 +1301,7 @@ impl TableState {
     /// field with the bits above the field's width clear: the same entry,
     /// found through the same buckets. `None` also for a table that is not
     /// narrow (see [`TableState::is_narrow`]) or a key of another length.
-    #[inline]
+    #[inline(always)]
     pub fn lookup_words(&self, key: &[u64]) -> Option<u32> {
         if key.len() != self.keys.len() {
             return None;

@@ -1054,7 +1054,9 @@ mod fixed_applies {
     /// the table's counters and hit times.
     type Outcome = (Flow, Vec<u8>, ApplyResult, Vec<(u64, u64)>, Vec<u64>);
 
-    fn run_case(c: &Case, op: &Op, trace: bool) -> Outcome {
+    /// Runs `op` (followed by a mark of byte 2 when `then`, so that the
+    /// apply is not the last op of its list) over the table of `c`.
+    fn run_case(c: &Case, op: &Op, trace: bool, then: bool) -> Outcome {
         let (t, profiles) = table(c);
         let tables = [t];
         let mut arena = c.arena.clone();
@@ -1069,7 +1071,14 @@ mod fixed_applies {
             env.trace = trace;
             env.packet_bytes = 77;
             env.now_us = 1234;
-            run(std::slice::from_ref(op), &mut env)
+            let mut ops = vec![op.clone()];
+            if then {
+                ops.push(Op::SetWord {
+                    dst: FieldWord::new(16, 8),
+                    value: 9,
+                });
+            }
+            run(&ops, &mut env)
         };
         let counts = tables[0].counted_entries().map(|(_, n)| n).collect();
         let hits = (0..16).filter_map(|i| tables[0].last_hit_us(i)).collect();
@@ -1082,15 +1091,15 @@ mod fixed_applies {
         /// the apply on fixed key fields does what the generic apply on
         /// key words does, and what the apply on key values does.
         #[test]
-        fn fixed_applies_match_the_generic_apply(c in case()) {
+        fn fixed_applies_match_the_generic_apply(c in case(), then in any::<bool>()) {
             let generic = op(&c);
             let special = special::specialise(vec![generic.clone()]);
             let [special @ Op::ApplyTable { key_words: Some(_), .. }] = &special[..] else {
                 panic!("not specialised: {special:?}");
             };
-            let fast = run_case(&c, special, false);
-            prop_assert_eq!(&fast, &run_case(&c, &generic, false));
-            prop_assert_eq!(&fast, &run_case(&c, &generic, true));
+            let fast = run_case(&c, special, false, then);
+            prop_assert_eq!(&fast, &run_case(&c, &generic, false, then));
+            prop_assert_eq!(&fast, &run_case(&c, &generic, true, then));
         }
 
         /// A control-plane argument written through its parameter's word
@@ -1186,6 +1195,102 @@ fn constructor_parameters_forwarded_down_the_tree_take_their_values() {
     assert_eq!(value("Top.mid.leaf"), "7");
     assert_eq!(value("Top.direct"), "2");
     assert!(resolved_ctor_args(&program, "Top.nothing").is_none());
+}
+
+// ---------------------------------------------------------------------------
+// `run` continues a list with a nested list in tail position instead of
+// calling itself: the flows are those of running every nested list in a
+// call of its own.
+
+mod tail_lists {
+    use super::*;
+    use proptest::prelude::*;
+
+    const ARENA: usize = 8;
+
+    /// Ops over an 8-byte arena: marks, `if`s on a byte, blocks, action
+    /// calls without copies, `return` and `exit`.
+    fn ops() -> impl Strategy<Value = Vec<Op>> {
+        let leaf = prop_oneof![
+            4 => (0u32..ARENA as u32, 0u64..4).prop_map(|(byte, value)| Op::SetWord {
+                dst: FieldWord::new(byte * 8, 8),
+                value,
+            }),
+            1 => Just(Op::Return),
+            1 => Just(Op::Exit),
+        ];
+        let list = leaf.prop_recursive(4, 48, 4, |inner| {
+            let list = prop::collection::vec(inner, 0..4);
+            prop_oneof![
+                (
+                    0u32..ARENA as u32,
+                    any::<bool>(),
+                    list.clone(),
+                    list.clone()
+                )
+                    .prop_map(|(byte, valid, a, b)| Op::IfTest(
+                        Box::new(Test::Valid { byte, valid }),
+                        a,
+                        b
+                    )),
+                list.clone().prop_map(Op::Seq),
+                list.prop_map(|body| Op::CallAction {
+                    copy_in: Box::new([]),
+                    body,
+                    copy_out: Box::new([]),
+                }),
+            ]
+        });
+        prop::collection::vec(list, 0..5)
+    }
+
+    /// The reference: every nested list run by a call of its own; an
+    /// action call ends at its `return`, `exit` ends everything.
+    fn reference(ops: &[Op], arena: &mut [u8]) -> Flow {
+        for op in ops {
+            let flow = match op {
+                Op::SetWord { dst, value } => {
+                    dst.write(arena, *value);
+                    Flow::Continue
+                }
+                Op::IfTest(t, a, b) => {
+                    let Test::Valid { byte, valid } = **t else {
+                        unreachable!("only validity tests")
+                    };
+                    let holds = (arena[byte as usize] != 0) == valid;
+                    reference(if holds { a } else { b }, arena)
+                }
+                Op::Seq(list) => reference(list, arena),
+                Op::CallAction { body, .. } => match reference(body, arena) {
+                    Flow::Exit => Flow::Exit,
+                    _ => Flow::Continue,
+                },
+                Op::Return => Flow::Return,
+                Op::Exit => Flow::Exit,
+                op => unreachable!("not generated: {op:?}"),
+            };
+            if flow != Flow::Continue {
+                return flow;
+            }
+        }
+        Flow::Continue
+    }
+
+    proptest! {
+        /// Random nests of `if`s, blocks and action calls with `return`s
+        /// and `exit`s: `run` ends with the reference's flow and arena.
+        #[test]
+        fn nested_lists_run_as_calls_of_their_own(
+            ops in ops(),
+            arena in prop::collection::vec(0u8..2, ARENA),
+        ) {
+            let mut want = arena.clone();
+            let want_flow = reference(&ops, &mut want);
+            let mut got = arena;
+            let got_flow = run(&ops, &mut Env::new(&mut got));
+            prop_assert_eq!((got_flow, got), (want_flow, want));
+        }
+    }
 }
 
 /// Ops stay small, their tag a plain one: the large, rare payloads live

@@ -79,22 +79,31 @@ pub fn write_word(buf: &mut [u8], off: usize, width: u32, v: u64) {
 /// big-endian load worked out once: reading or writing it is one load
 /// (and store), a mask and a shift. Gives what [`read_word`] and
 /// [`write_word`] give for the same field, which serve the cases the
-/// single load does not (a field straddling nine bytes, one within the
-/// buffer's last 8 bytes).
+/// single load does not (a field straddling nine bytes, an empty one, one
+/// within the buffer's last 8 bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FieldWord {
-    bit: u32,
-    width: u32,
-    /// The field's position in its 8-byte load: bits below it.
-    shift: u32,
-    /// The field's bits in the load; 0 when it does not fit one load (or
-    /// is empty), which sends every access to the general path.
+    /// The field's bits in its load.
     mask: u64,
+    /// The first byte of the load; [`FieldWord::RARE`] for a field one
+    /// load does not hold (or an empty one), so that the load's bounds
+    /// check sends every access to the general path.
+    at: usize,
+    bit: u32,
+    /// 0..=64.
+    width: u8,
+    /// The field's position in its load: bits below it (0..=63).
+    shift: u8,
 }
 
 impl FieldWord {
+    /// [`FieldWord::at`] of a field no single load serves: no buffer is
+    /// long enough to hold a load there.
+    const RARE: usize = usize::MAX;
+
     /// The field of `width` bits (0..=64) at bit `bit`.
     pub fn new(bit: u32, width: u32) -> FieldWord {
+        debug_assert!(width <= 64, "a {width}-bit field as a word");
         let s = bit % 8;
         let fits = (1..=64).contains(&width) && s + width <= 64;
         let shift = if fits { 64 - s - width } else { 0 };
@@ -104,17 +113,18 @@ impl FieldWord {
             0
         };
         FieldWord {
-            bit,
-            width,
-            shift,
             mask,
+            at: if fits { bit as usize / 8 } else { Self::RARE },
+            bit,
+            width: width.min(64) as u8,
+            shift: shift as u8,
         }
     }
 
     /// The field's width in bits.
     #[inline]
     pub fn width(&self) -> u32 {
-        self.width
+        u32::from(self.width)
     }
 
     /// The field's first bit.
@@ -126,10 +136,9 @@ impl FieldWord {
     /// The field's value in `buf`, as [`read_word`].
     #[inline]
     pub fn read(&self, buf: &[u8]) -> u64 {
-        let byte = (self.bit / 8) as usize;
-        match buf.get(byte..).and_then(|b| b.first_chunk::<8>()) {
-            Some(chunk) if self.mask != 0 => (u64::from_be_bytes(*chunk) & self.mask) >> self.shift,
-            _ => self.read_rare(buf),
+        match buf.get(self.at..).and_then(|b| b.first_chunk::<8>()) {
+            Some(chunk) => (u64::from_be_bytes(*chunk) & self.mask) >> self.shift,
+            None => self.read_rare(buf),
         }
     }
 
@@ -137,15 +146,17 @@ impl FieldWord {
     #[cold]
     #[inline(never)]
     fn read_rare(&self, buf: &[u8]) -> u64 {
-        read_word(buf, self.bit as usize, self.width)
+        read_word(buf, self.bit as usize, self.width())
     }
 
     /// Writes the low bits of `v` as the field in `buf`, as [`write_word`].
     #[inline]
     pub fn write(&self, buf: &mut [u8], v: u64) {
-        let byte = (self.bit / 8) as usize;
-        match buf.get_mut(byte..).and_then(|b| b.first_chunk_mut::<8>()) {
-            Some(chunk) if self.mask != 0 => {
+        match buf
+            .get_mut(self.at..)
+            .and_then(|b| b.first_chunk_mut::<8>())
+        {
+            Some(chunk) => {
                 let x = u64::from_be_bytes(*chunk);
                 *chunk = ((x & !self.mask) | ((v << self.shift) & self.mask)).to_be_bytes();
             }
@@ -157,7 +168,7 @@ impl FieldWord {
     #[cold]
     #[inline(never)]
     fn write_rare(&self, buf: &mut [u8], v: u64) {
-        write_word(buf, self.bit as usize, self.width, v);
+        write_word(buf, self.bit as usize, self.width(), v);
     }
 }
 
