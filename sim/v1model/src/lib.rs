@@ -12,6 +12,7 @@ mod clock;
 mod externs;
 pub mod meter;
 mod packet;
+mod reads;
 pub mod stf;
 
 pub use externs::MAX_PENDING_DIGESTS;
@@ -50,6 +51,12 @@ pub struct TableInfo {
     pub name: String,
     pub keys: Vec<KeyInfo>,
     pub actions: Vec<ActionInfo>,
+    /// `const default_action`: the control plane cannot change the default.
+    pub default_is_const: bool,
+    /// The program gives the table entries (`entries`, const or not). On
+    /// bmv2 both lock the table: p4c writes them into the JSON alike and
+    /// bmv2 refuses control-plane adds to a table it loaded entries into.
+    pub entries_fixed: bool,
 }
 
 /// An action profile or selector: its control-plane name and the slots of
@@ -156,6 +163,15 @@ impl Field {
         }
     }
 
+    /// Writes the low `width` bits of `v`, unless the field is none (no
+    /// bits: not in the struct, or left out because nothing reads it).
+    #[inline(always)]
+    fn write_if_any(self, arena: &mut [u8], v: u64) {
+        if self.width != 0 {
+            self.write(arena, v);
+        }
+    }
+
     /// The window, if the field has one and `arena` holds it (no arena
     /// holds [`NO_WINDOW`]'s: one test for both).
     #[inline]
@@ -202,7 +218,8 @@ impl StdMeta {
     /// Writes what simple_switch sets as a packet enters ingress, into an
     /// arena just cleared (so a field left out reads 0): the port a packet
     /// from the wire came in on (`None`: resubmitted or recirculated), its
-    /// type, length and arrival time.
+    /// type, length and arrival time. Fields no block reads are none (see
+    /// [`std_meta`]) and written as nothing.
     #[inline(always)]
     fn start_ingress(
         &self,
@@ -213,27 +230,34 @@ impl StdMeta {
         now_us: u64,
     ) {
         if let Some(port) = port {
-            self.ingress_port.write(arena, u64::from(port));
+            self.ingress_port.write_if_any(arena, u64::from(port));
         }
-        self.packet_length.write(arena, length);
+        self.packet_length.write_if_any(arena, length);
         if instance_type != 0 {
-            self.instance_type.write(arena, instance_type);
+            self.instance_type.write_if_any(arena, instance_type);
         }
-        self.ingress_global_timestamp.write(arena, now_us);
+        self.ingress_global_timestamp.write_if_any(arena, now_us);
     }
 
     /// Writes what simple_switch sets as a copy enters egress: its port,
-    /// `egress_spec` cleared (only an egress that drops again drops it),
-    /// the packet's length whatever ingress wrote, its replication id and
-    /// type, and the time (the model has no queues: ingress's).
+    /// `egress_spec` cleared (only an egress that drops again drops it;
+    /// the architecture reads it, so it is always written), the packet's
+    /// length whatever ingress wrote, its replication id and type, and the
+    /// time (the model has no queues: ingress's).
     #[inline]
     fn start_egress(&self, arena: &mut [u8], copy: EgressStart) {
-        self.egress_port.write(arena, u64::from(copy.port));
+        self.egress_port.write_if_any(arena, u64::from(copy.port));
         self.egress_spec.write(arena, 0);
-        self.packet_length.write(arena, copy.length);
-        self.egress_rid.write(arena, u64::from(copy.rid));
-        self.instance_type.write(arena, copy.instance_type);
-        self.egress_global_timestamp.write(arena, copy.now_us);
+        self.packet_length.write_if_any(arena, copy.length);
+        self.egress_rid.write_if_any(arena, u64::from(copy.rid));
+        self.instance_type.write_if_any(arena, copy.instance_type);
+        self.egress_global_timestamp
+            .write_if_any(arena, copy.now_us);
+    }
+
+    /// Whether a block reads a timestamp, so that a pass needs the clock.
+    fn reads_time(&self) -> bool {
+        self.ingress_global_timestamp.width != 0 || self.egress_global_timestamp.width != 0
     }
 }
 
@@ -285,6 +309,9 @@ pub struct V1Switch {
     clock: clock::PacketClock,
     /// When the packet now in ingress arrived, on `clock`.
     now_us: u64,
+    /// Whether a pass reads the clock: a block reads a timestamp, or a
+    /// table keeps last-hit times. Otherwise `now_us` stays 0, unseen.
+    needs_clock: bool,
     /// The length of the packet in this ingress pass, which each copy's
     /// egress sees in `packet_length`.
     pass_length: u64,
@@ -487,6 +514,7 @@ impl V1Switch {
         let mut next = || it.next().unwrap_or_default();
         let (verify, ingress, egress, compute, deparser) = (next(), next(), next(), next(), next());
         let results = vec![ApplyResult::default(); tables.len()];
+        let needs_clock = std.reads_time() || tables.iter().any(|t| t.idle_timeout);
         Ok(V1Switch {
             parser: parser.ok_or(LoadError::BadArgument(0))?,
             program,
@@ -513,6 +541,7 @@ impl V1Switch {
             trace: false,
             clock: clock::PacketClock::new(),
             now_us: 0,
+            needs_clock,
             pass_length: 0,
             egress_length: 0,
             mirror: HashMap::new(),
@@ -775,6 +804,11 @@ fn action_profile(
     Some(janus_engine::profile::ActionProfile::new(size, selector))
 }
 
+/// Where the fields of `standard_metadata` live. The fields the
+/// architecture only writes as a pass or a copy starts (ports, type,
+/// length, replication id, timestamps) are none when no block reads them
+/// ([`reads::StdReads`]): writing them would change nothing a program or
+/// a test can see.
 fn std_meta(
     p: &ir::Program,
     layouts: &mut Layouts<'_>,
@@ -803,19 +837,24 @@ fn std_meta(
             })
             .unwrap_or_default()
     };
+    let reads = reads::StdReads::of(p, sm_ty);
+    let if_read = |name: &str| match info.fields.iter().position(|f| f.name == name) {
+        Some(i) if reads.reads(i) => field(name),
+        _ => Field::default(),
+    };
     Ok(StdMeta {
         base: at * 8,
-        ingress_port: field("ingress_port"),
+        ingress_port: if_read("ingress_port"),
         egress_spec: field("egress_spec"),
-        egress_port: field("egress_port"),
-        instance_type: field("instance_type"),
-        packet_length: field("packet_length"),
+        egress_port: if_read("egress_port"),
+        instance_type: if_read("instance_type"),
+        packet_length: if_read("packet_length"),
         mcast_grp: field("mcast_grp"),
-        egress_rid: field("egress_rid"),
+        egress_rid: if_read("egress_rid"),
         checksum_error: field("checksum_error"),
         parser_error: field("parser_error"),
-        ingress_global_timestamp: field("ingress_global_timestamp"),
-        egress_global_timestamp: field("egress_global_timestamp"),
+        ingress_global_timestamp: if_read("ingress_global_timestamp"),
+        egress_global_timestamp: if_read("egress_global_timestamp"),
     })
 }
 
@@ -851,6 +890,8 @@ fn table_info(p: &ir::Program, t: &ir::Table, block: ir::BlockId, path: &str) ->
                 }
             })
             .collect(),
+        default_is_const: t.default_is_const,
+        entries_fixed: t.entries_const || !t.entries.is_empty(),
     }
 }
 

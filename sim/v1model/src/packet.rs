@@ -152,7 +152,9 @@ impl V1Switch {
         self.pass_length = length;
         self.egress_length = length;
         self.externs.ingress_length = length;
-        self.now_us = self.now_us();
+        if self.needs_clock {
+            self.now_us = self.now_us();
+        }
         // Only a packet from the wire has its port: simple_switch clears
         // the metadata of resubmitted and recirculated packets, and writes
         // `ingress_port` when a packet is received.
