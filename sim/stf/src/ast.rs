@@ -54,12 +54,12 @@ pub enum Command {
         data: Vec<u8>,
     },
     /// `expect <port> [<pattern...> [$]]`: one more frame expected on the
-    /// port. `pattern` is `None` for `expect <port>` alone: one frame of any
-    /// content.
+    /// port. `pattern` is `None` for `expect <port>` alone, which the
+    /// reference driver reads as "any number of frames of any content".
     Expect {
         /// Egress port.
         port: u32,
-        /// What the frame must look like; `None` = anything.
+        /// What the frame must look like; `None`: the port is not checked.
         pattern: Option<Pattern>,
     },
     /// `no_packet`: in the reference grammar but unusable with the bmv2

@@ -1,5 +1,7 @@
-//! Numbers as written in STF: decimal, `0x` hex or `0b` binary, of any
-//! length, where hex and binary digits may be `*` (don't care).
+//! Numbers as written in STF: decimal, `0x` hex, `0o` octal or `0b`
+//! binary, of any length, where hex, octal and binary digits may be `*`
+//! (don't care). The reference driver reads `0o` in ternary and lpm keys (a
+//! `*` is three don't-care bits) and bmv2's CLI reads it anywhere.
 //!
 //! The digits are kept as written (leading zeros included) because the
 //! meaning of a key value depends on them: a ternary mask covers exactly
@@ -20,25 +22,30 @@ pub enum Radix {
     Decimal,
     /// `0x` followed by hex digits or `*`.
     Hex,
+    /// `0o` followed by octal digits or `*`.
+    Octal,
     /// `0b` followed by `0`, `1` or `*`.
     Binary,
 }
 
 impl Radix {
-    /// The base: 10, 16 or 2.
+    /// The base: 10, 16, 8 or 2.
     pub fn base(self) -> u32 {
         match self {
             Radix::Decimal => 10,
             Radix::Hex => 16,
+            Radix::Octal => 8,
             Radix::Binary => 2,
         }
     }
 
-    /// Bits per digit for hex (4) and binary (1); `None` for decimal.
+    /// Bits per digit for hex (4), octal (3) and binary (1); `None` for
+    /// decimal.
     pub fn bits_per_digit(self) -> Option<u32> {
         match self {
             Radix::Decimal => None,
             Radix::Hex => Some(4),
+            Radix::Octal => Some(3),
             Radix::Binary => Some(1),
         }
     }
@@ -47,7 +54,7 @@ impl Radix {
 /// A number as written in an STF file.
 ///
 /// Invariants: at least one digit; every digit is below the base; `*`
-/// digits (`None`) only in hex and binary numbers.
+/// digits (`None`) only in hex, octal and binary numbers.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Number {
     radix: Radix,
@@ -56,7 +63,7 @@ pub struct Number {
 }
 
 impl Number {
-    /// Parses one number token: `123`, `0x0a**`, `0X1F`, `0b10*1`.
+    /// Parses one number token: `123`, `0x0a**`, `0X1F`, `0o7*`, `0b10*1`.
     ///
     /// The error is a sentence for the user.
     pub fn parse(text: &str) -> Result<Number, String> {
@@ -67,6 +74,8 @@ impl Number {
                 (Radix::Hex, &text[2..])
             } else if bytes.len() >= 2 && bytes[0] == b'0' && matches!(bytes[1], b'b' | b'B') {
                 (Radix::Binary, &text[2..])
+            } else if bytes.len() >= 2 && bytes[0] == b'0' && matches!(bytes[1], b'o' | b'O') {
+                (Radix::Octal, &text[2..])
             } else {
                 (Radix::Decimal, text)
             };
@@ -74,6 +83,7 @@ impl Number {
             return Err(match radix {
                 Radix::Decimal => "expected a number".to_string(),
                 Radix::Hex => format!("`{shown}` needs at least one hex digit after `0x`"),
+                Radix::Octal => format!("`{shown}` needs at least one octal digit after `0o`"),
                 Radix::Binary => format!("`{shown}` needs at least one binary digit after `0b`"),
             });
         }
@@ -83,7 +93,7 @@ impl Number {
         let mut digits = Vec::with_capacity(body.len());
         for c in body.chars() {
             let d = match (radix, c) {
-                (Radix::Hex | Radix::Binary, '*') => None,
+                (Radix::Hex | Radix::Octal | Radix::Binary, '*') => None,
                 (Radix::Decimal, '*') => {
                     return Err(format!(
                         "`{shown}`: don't-care digits `*` need a hex (`0x..`) or binary (`0b..`) number"
@@ -103,6 +113,7 @@ impl Number {
                                 format!("invalid digit `{c}` in decimal number `{shown}`")
                             }
                             Radix::Hex => format!("invalid hex digit `{c}` in `{shown}`"),
+                            Radix::Octal => format!("invalid octal digit `{c}` in `{shown}`"),
                             Radix::Binary => {
                                 format!("invalid binary digit `{c}` in `{shown}` (only 0, 1 and *)")
                             }
@@ -151,8 +162,9 @@ impl Number {
         self.digits.iter().any(Option::is_none)
     }
 
-    /// Bits covered by the digits written (4 per hex digit, 1 per binary
-    /// digit, leading zeros included); `None` for decimal.
+    /// Bits covered by the digits written (4 per hex digit, 3 per octal
+    /// digit, 1 per binary digit, leading zeros included); `None` for
+    /// decimal.
     pub fn written_bits(&self) -> Option<usize> {
         self.radix
             .bits_per_digit()
@@ -294,12 +306,14 @@ pub(crate) fn to_be(le: &[u8], width: u32) -> Vec<u8> {
 }
 
 impl fmt::Display for Number {
-    /// Canonical form: decimal digits, or `0x`/`0b` and lowercase digits.
+    /// Canonical form: decimal digits, or `0x`/`0o`/`0b` and lowercase
+    /// digits.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut s = String::with_capacity(self.digits.len() + 2);
         match self.radix {
             Radix::Decimal => {}
             Radix::Hex => s.push_str("0x"),
+            Radix::Octal => s.push_str("0o"),
             Radix::Binary => s.push_str("0b"),
         }
         for d in &self.digits {
@@ -336,12 +350,18 @@ mod tests {
         assert_eq!(Number::parse("0X1F").unwrap().to_u64().unwrap(), 31);
         assert_eq!(Number::parse("007").unwrap().to_u64().unwrap(), 7);
         assert_eq!(Number::parse("007").unwrap().to_string(), "007");
+        let o = Number::parse("0o1*").unwrap();
+        assert_eq!(o.radix(), Radix::Octal);
+        assert_eq!(o.written_bits(), Some(6));
+        assert_eq!(o.le_bytes(false), vec![0o10]);
+        assert_eq!(o.le_bytes(true), vec![0o70]);
+        assert_eq!(Number::parse("0O17").unwrap().to_u64().unwrap(), 15);
     }
 
     #[test]
     fn rejects_bad_numbers() {
         for bad in [
-            "0x", "0b", "0x1g", "0b102", "12ab", "1*", "0o17", "", "1_000",
+            "0x", "0b", "0o", "0x1g", "0b102", "0o18", "12ab", "1*", "", "1_000",
         ] {
             assert!(Number::parse(bad).is_err(), "{bad}");
         }

@@ -155,6 +155,11 @@ fn number(dont_care: bool) -> impl Strategy<Value = Number> {
             d
         )
         .unwrap()),
+        proptest::collection::vec(digit(8), 1..40).prop_map(|d| Number::from_digits(
+            Radix::Octal,
+            d
+        )
+        .unwrap()),
         proptest::collection::vec(digit(2), 1..40).prop_map(|d| Number::from_digits(
             Radix::Binary,
             d
