@@ -42,6 +42,13 @@ macro_rules! children {
             | ExprKind::Range(a, b) => vec![a.$as(), b.$as()],
             ExprKind::Ternary(c, x, y) => vec![c.$as(), x.$as(), y.$as()],
             ExprKind::List(parts) => parts.$iter().collect(),
+            // A built-in method's receiver (`f().isValid()`) is evaluated
+            // before the arguments.
+            ExprKind::Call(Callee::Builtin { receiver, .. }, args) => {
+                std::iter::once(receiver.$as())
+                    .chain(args.$iter().flatten())
+                    .collect()
+            }
             ExprKind::Call(_, args) => args.$iter().flatten().collect(),
             ExprKind::Const(_)
             | ExprKind::Var(_)
@@ -62,16 +69,20 @@ fn children_ref(e: &Expr) -> Vec<&Expr> {
     children!(&e.kind, as_ref, iter)
 }
 
+mod ctor_args;
 mod for_in;
 mod generics;
 mod returns;
 
 /// Lowers every body of `p`: block states and apply blocks, actions and
 /// functions. Calls of generic functions first go to an instance of the
-/// function for their argument types; functions returning a composite
+/// function for their argument types, and constructor arguments computed
+/// from an enclosing block's constructor parameters are folded per
+/// instance; functions returning a composite
 /// value finally pass it out through a hidden `out` parameter.
 pub fn lower_calls(p: &mut Program) {
     generics::instantiate(p);
+    ctor_args::bind(p);
     for_in::rewrite(p);
     let reads_only = |params: &[ir::Param]| -> Vec<bool> {
         params

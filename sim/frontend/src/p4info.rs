@@ -7,9 +7,11 @@
 //! collision. Aliases are the shortest unique dotted suffix of each name.
 
 use crate::ast::{self, find_annotation};
+use crate::check::fold_with;
 use crate::ir::{self, Callee, ExprKind, InstanceOf};
 use crate::types::{Ty, TyId, TypeTable};
-use std::collections::{BTreeMap, HashSet};
+use num_traits::ToPrimitive;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
 
 /// P4Runtime id prefixes.
@@ -244,8 +246,9 @@ pub fn build(p: &ir::Program) -> P4Info {
     }
     for (block, path) in &paths {
         let blk = &p.blocks[block.0 as usize];
+        let values = ctor_values(p, path);
         for &i in &blk.instances {
-            b.extern_instance(i, Some(path));
+            b.extern_instance(i, Some(path), &values);
         }
         for &v in &blk.value_sets {
             b.value_set(v, path);
@@ -259,7 +262,7 @@ pub fn build(p: &ir::Program) -> P4Info {
         .collect();
     for i in 0..p.instances.len() as u32 {
         if !local.contains(&i) {
-            b.extern_instance(ir::InstanceId(i), None);
+            b.extern_instance(ir::InstanceId(i), None, &HashMap::new());
         }
     }
     let Builder {
@@ -448,14 +451,28 @@ impl Builder<'_> {
     }
 
     /// An extern instance of a block instance at `path`, or a top-level one.
-    fn extern_instance(&mut self, i: ir::InstanceId, path: Option<&str>) {
+    /// An extern instance at `path` (`None` at the top level); `values`
+    /// binds the enclosing block's constructor parameters, for sizes
+    /// computed from them.
+    fn extern_instance(
+        &mut self,
+        i: ir::InstanceId,
+        path: Option<&str>,
+        values: &HashMap<ir::VarId, ir::Value>,
+    ) {
         let p = self.p;
         let inst = &p.instances[i.0 as usize];
         let InstanceOf::Extern { name: ext } = &inst.of else {
             return;
         };
         let cp = inst.cp_name.under(path.unwrap_or(""));
-        let arg = |k: usize| inst.args.get(k).and_then(const_value);
+        let arg = |k: usize| {
+            let e = inst.args.get(k)?;
+            const_value(e).or_else(|| match fold_with(&p.types, e, values)? {
+                ir::Value::Int(v) => v.to_u64(),
+                _ => None,
+            })
+        };
         let unit_arg = |k: usize| match inst.args.get(k).map(|e| &e.kind) {
             Some(ExprKind::Const(ir::Value::Enum(v))) => *v,
             _ => 0,
@@ -631,6 +648,52 @@ fn unit_name(counter: bool, unit: u32) -> &'static str {
         (true, _) => "BOTH",
         (false, _) => "PACKETS",
     }
+}
+
+/// The constructor parameters of the block instance at `path` (a path of
+/// [`ir::Program::instance_paths`]) bound to their constant arguments,
+/// arguments computed from the enclosing instance's parameters folded
+/// level by level.
+fn ctor_values(p: &ir::Program, path: &str) -> HashMap<ir::VarId, ir::Value> {
+    let mut values = HashMap::new();
+    let Some(mut current) = p.main else {
+        return values;
+    };
+    for name in path.split('.') {
+        let Some(child) = child_instance(p, current, name) else {
+            return HashMap::new();
+        };
+        let inst = &p.instances[child.0 as usize];
+        let InstanceOf::Block(b) = inst.of else {
+            return HashMap::new();
+        };
+        values = p.blocks[b.0 as usize]
+            .ctor_params
+            .iter()
+            .zip(&inst.args)
+            .filter_map(|(param, a)| Some((param.var, fold_with(&p.types, a, &values)?)))
+            .collect();
+        current = child;
+    }
+    values
+}
+
+/// The instance named `name` that `parent` holds: passed to its
+/// constructor, or (for a block) declared in it.
+fn child_instance(p: &ir::Program, parent: ir::InstanceId, name: &str) -> Option<ir::InstanceId> {
+    let inst = &p.instances[parent.0 as usize];
+    let declared: &[ir::InstanceId] = match inst.of {
+        InstanceOf::Block(b) => &p.blocks[b.0 as usize].instances,
+        _ => &[],
+    };
+    inst.args
+        .iter()
+        .filter_map(|a| match a.kind {
+            ExprKind::Instance(i) => Some(i),
+            _ => None,
+        })
+        .chain(declared.iter().copied())
+        .find(|i| p.instances[i.0 as usize].name == name)
 }
 
 fn const_value(e: &ir::Expr) -> Option<u64> {

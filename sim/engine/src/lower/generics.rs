@@ -18,7 +18,7 @@
 
 use janus_p4::ir::{
     ActionCall, ActionId, BlockId, Callee, Expr, ExprKind, Function, FunctionId, InstanceId,
-    InstanceOf, Program, Stmt, StmtKind, TableId, Transition, Var, VarId,
+    InstanceOf, Program, Stmt, StmtKind, TableId, Transition, Value, ValueSetId, Var, VarId,
 };
 use janus_p4::types::{FieldInfo, StructInfo, Ty, TyId, TypeTable};
 use std::collections::HashMap;
@@ -301,7 +301,7 @@ fn specialise_blocks(p: &mut Program) {
                 Some(s) => *s,
                 None => match block_params(p, b, &key.1) {
                     Some(params) => {
-                        let s = specialise_block(p, b, params);
+                        let s = specialise_block(p, b, params, &HashMap::new());
                         made.insert(key, s);
                         s
                     }
@@ -330,9 +330,22 @@ fn block_params(p: &Program, b: BlockId, args: &[TyId]) -> Option<HashMap<TyId, 
     {
         declared_in(body, &mut vars);
     }
+    // Where else a type parameter may show: a value set's elements, a
+    // select key (`select(pkt.lookahead<T>())`).
+    let value_sets = block
+        .value_sets
+        .iter()
+        .map(|v| p.value_sets[v.0 as usize].elem);
+    let select_keys = block.states.iter().flat_map(|s| match &s.transition {
+        Transition::Select(keys, _) => keys.iter().map(|k| k.ty).collect(),
+        _ => Vec::new(),
+    });
     let owner = vars
         .iter()
-        .find_map(|v| param_owner(&p.types, p.var(*v).ty))?;
+        .map(|v| p.var(*v).ty)
+        .chain(value_sets)
+        .chain(select_keys)
+        .find_map(|t| param_owner(&p.types, t))?;
     let map = (0..p.types.len() as u32)
         .map(TyId)
         .filter_map(|t| match p.types.get(t) {
@@ -376,9 +389,18 @@ fn declared_in(stmts: &[Stmt], out: &mut Vec<VarId>) {
 }
 
 /// Appends a copy of block `b` with its type parameters replaced by
-/// `params`: new variables, actions, tables and (where their types change)
-/// nested instances.
-fn specialise_block(p: &mut Program, b: BlockId, params: HashMap<TyId, TyId>) -> BlockId {
+/// `params`: new variables, actions, tables, value sets and (where their types change
+/// or their arguments may name the block's variables) nested instances.
+///
+/// `values` binds constructor parameters (by the block's own variables) to
+/// constants in its nested instances' arguments, which are then folded
+/// (see `ctor_args.rs`).
+pub(super) fn specialise_block(
+    p: &mut Program,
+    b: BlockId,
+    params: HashMap<TyId, TyId>,
+    values: &HashMap<VarId, Value>,
+) -> BlockId {
     let block = p.blocks[b.0 as usize].clone();
     let first_var = p.vars.len() as u32;
     let mut copy = Copier::new(&mut p.types, &p.vars, first_var, params);
@@ -394,10 +416,22 @@ fn specialise_block(p: &mut Program, b: BlockId, params: HashMap<TyId, TyId>) ->
         .enumerate()
         .map(|(k, t)| (*t, TableId((p.tables.len() + k) as u32)))
         .collect();
+    copy.value_sets = block
+        .value_sets
+        .iter()
+        .enumerate()
+        .map(|(k, v)| (*v, ValueSetId((p.value_sets.len() + k) as u32)))
+        .collect();
     let mut nested = Vec::new();
     for &inst in &block.instances {
         let ty = p.instances[inst.0 as usize].ty;
-        if copy.ty(ty) != ty {
+        // An argument that is not a constant may name a constructor
+        // parameter, which the copy renames.
+        let open_args = p.instances[inst.0 as usize]
+            .args
+            .iter()
+            .any(|a| !matches!(a.kind, ExprKind::Const(_) | ExprKind::Instance(_)));
+        if copy.ty(ty) != ty || open_args {
             let id = InstanceId((p.instances.len() + nested.len()) as u32);
             copy.instances.insert(inst, id);
             nested.push(inst);
@@ -457,9 +491,26 @@ fn specialise_block(p: &mut Program, b: BlockId, params: HashMap<TyId, TyId>) ->
         .map(|i| {
             let mut inst = p.instances[i.0 as usize].clone();
             inst.ty = copy.ty(inst.ty);
-            inst.args.iter_mut().for_each(|a| copy.expr(a));
+            for a in &mut inst.args {
+                super::ctor_args::bind_values(copy.types, a, values);
+                copy.expr(a);
+            }
             inst
         })
+        .collect();
+    let value_sets: Vec<_> = block
+        .value_sets
+        .iter()
+        .map(|v| {
+            let mut vs = p.value_sets[v.0 as usize].clone();
+            vs.elem = copy.ty(vs.elem);
+            vs
+        })
+        .collect();
+    out.value_sets = block
+        .value_sets
+        .iter()
+        .map(|v| copy.value_sets[v])
         .collect();
     out.actions = block.actions.iter().map(|a| copy.actions[a]).collect();
     out.tables = block.tables.iter().map(|t| copy.tables[t]).collect();
@@ -468,6 +519,7 @@ fn specialise_block(p: &mut Program, b: BlockId, params: HashMap<TyId, TyId>) ->
     p.vars.extend(new_vars);
     p.actions.extend(actions);
     p.tables.extend(tables);
+    p.value_sets.extend(value_sets);
     p.instances.extend(instances);
     let id = BlockId(p.blocks.len() as u32);
     p.blocks.push(out);
@@ -545,6 +597,7 @@ struct Copier<'a> {
     actions: HashMap<ActionId, ActionId>,
     tables: HashMap<TableId, TableId>,
     instances: HashMap<InstanceId, InstanceId>,
+    value_sets: HashMap<ValueSetId, ValueSetId>,
 }
 
 impl<'a> Copier<'a> {
@@ -564,6 +617,7 @@ impl<'a> Copier<'a> {
             actions: HashMap::new(),
             tables: HashMap::new(),
             instances: HashMap::new(),
+            value_sets: HashMap::new(),
         }
     }
 
@@ -620,6 +674,11 @@ impl<'a> Copier<'a> {
                 }
             }
             ExprKind::Instance(i) => *i = self.instance(*i),
+            ExprKind::ValueSet(v) => {
+                if let Some(n) = self.value_sets.get(v) {
+                    *v = *n;
+                }
+            }
             ExprKind::Call(callee, _) => self.callee(callee),
             _ => {}
         }

@@ -988,12 +988,13 @@ impl Checker<'_> {
                         }
                         let sig = Sig {
                             owner: info.owner,
-                            type_params: Vec::new(),
+                            type_params: info.type_params.clone(),
                             params: info.ctor_params.clone(),
                             ret: TypeTable::VOID,
                         };
                         let inv =
-                            self.invoke(&sig, Solution::default(), &[], args, span, &info.name)?;
+                            self.invoke(&sig, Solution::default(), &bargs, args, span, &info.name)?;
+                        let ty = self.inferred_block_type(ty, &inv.type_args);
                         (
                             ty,
                             inv.args.into_iter().flatten().collect(),
@@ -1025,6 +1026,26 @@ impl Checker<'_> {
             span,
         });
         Some(id)
+    }
+
+    /// The type of an instance of a generic parser or control written
+    /// without type arguments (`Checker(8w5) c;`): the block's type with the
+    /// arguments its constructor arguments bound (spec 16.1, type
+    /// inference). Unchanged when type arguments were given, the block is
+    /// not generic, or some parameter is still open (a package argument
+    /// gets its types where it is passed, see [`Checker::package_args`]).
+    fn inferred_block_type(&mut self, ty: TyId, inferred: &[TyId]) -> TyId {
+        let Ty::Block { decl, name, args } = self.ty(ty).clone() else {
+            return ty;
+        };
+        if !args.is_empty() || inferred.is_empty() || inferred.iter().any(|t| self.is_unknown(*t)) {
+            return ty;
+        }
+        self.types().intern(Ty::Block {
+            decl,
+            name,
+            args: inferred.to_vec(),
+        })
     }
 
     /// Like [`Checker::invoke`], keeping the solution (for extern type
@@ -1127,7 +1148,53 @@ impl Checker<'_> {
             }
             out.push(v);
         }
+        for v in &out {
+            self.bind_passed_block_types(v, &sol);
+        }
         Some(out)
+    }
+
+    /// A package argument that instantiates a generic parser or control
+    /// without type arguments (`V1Switch(MyParser(), ...)` for `parser
+    /// MyParser<H, M>(...)`) takes the types its parameters were unified
+    /// with, once every one is concrete.
+    fn bind_passed_block_types(&mut self, v: &ir::Expr, sol: &Solution) {
+        let ExprKind::Instance(id) = v.kind else {
+            return;
+        };
+        let Ty::Block { decl, name, args } = self.ty(v.ty).clone() else {
+            return;
+        };
+        let info = &self.blocks[decl as usize];
+        if !args.is_empty() || info.type_params.is_empty() {
+            return;
+        }
+        let (owner, count) = (info.owner, info.type_params.len() as u32);
+        let mut targs = Vec::with_capacity(count as usize);
+        for i in 0..count {
+            let Some(mut t) = sol.bound.get(&(owner, i)).copied() else {
+                return;
+            };
+            // A parameter bound to the package's own type parameter, bound
+            // in turn by another argument: follow the chain.
+            for _ in 0..sol.bound.len() {
+                let next = self.subst(t, sol);
+                if next == t {
+                    break;
+                }
+                t = next;
+            }
+            if self.is_unknown(t) || self.mentions_params(t, &sol.owners) {
+                return;
+            }
+            targs.push(t);
+        }
+        let ty = self.types().intern(Ty::Block {
+            decl,
+            name,
+            args: targs,
+        });
+        self.prog.instances[id.0 as usize].ty = ty;
     }
 
     /// p4c's control-plane name for a declaration: `@name` if given (a

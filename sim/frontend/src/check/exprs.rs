@@ -151,6 +151,7 @@ impl Checker<'_> {
                 mk(ty, ExprKind::Var(id), span)
             }
             Binding::Const { ty, value } => mk(ty, ExprKind::Const(value), span),
+            Binding::HeaderConst(e) => ir::Expr { span, ..e },
             Binding::Instance(id) => {
                 let ty = self.prog.instances[id.0 as usize].ty;
                 mk(ty, ExprKind::Instance(id), span)
@@ -266,6 +267,12 @@ impl Checker<'_> {
                         {
                             return mk(fty, ExprKind::Const(v.clone()), span);
                         }
+                        if is_constant_tree(&b)
+                            && let ExprKind::List(parts) = &b.kind
+                            && let Some(p) = parts.get(idx)
+                        {
+                            return ir::Expr { span, ..p.clone() };
+                        }
                         mk(fty, ExprKind::Field(Box::new(b), idx as u32), span)
                     }
                     None => {
@@ -378,6 +385,12 @@ impl Checker<'_> {
             Ty::Tuple(items) => match const_int(&i).and_then(|v| v.to_usize()) {
                 Some(k) if k < items.len() => {
                     let ty = items[k];
+                    // An element of a constant tuple is a constant.
+                    if let ExprKind::Const(Value::List(vals)) = &b.kind
+                        && let Some(v) = vals.get(k)
+                    {
+                        return mk(ty, ExprKind::Const(v.clone()), span);
+                    }
                     mk(ty, ExprKind::Index(Box::new(b), Box::new(i)), span)
                 }
                 _ => {
@@ -1361,5 +1374,15 @@ impl Checker<'_> {
             ExprKind::Const(_) => Some("a constant cannot be assigned to".into()),
             _ => Some("this expression is not a variable, field, element or slice".into()),
         }
+    }
+}
+
+/// True if `e` is built only of constants, list nodes and invalid headers
+/// (`{#}`): a compile-time value that may hold headers (spec 8.16).
+pub(crate) fn is_constant_tree(e: &ir::Expr) -> bool {
+    match &e.kind {
+        ExprKind::Const(_) | ExprKind::InvalidHeader => true,
+        ExprKind::List(parts) => parts.iter().all(is_constant_tree),
+        _ => false,
     }
 }

@@ -10,11 +10,13 @@ mod calls;
 mod consts;
 mod decls;
 mod exprs;
+mod fold;
 mod stmts;
 mod tables;
 mod unify;
 
 pub use consts::{fits, wrap};
+pub use fold::{fold_const, fold_with};
 
 use crate::ast;
 use crate::diag::{Code, Diagnostic, Diagnostics};
@@ -121,7 +123,15 @@ pub(crate) enum Binding {
     Extern(u32),
     Block(u32),
     Var(VarId),
-    Const { ty: TyId, value: ir::Value },
+    Const {
+        ty: TyId,
+        value: ir::Value,
+    },
+    /// A constant holding headers (`const H h = { ... }` or `{#}`, spec
+    /// 8.16): the expression, made of constants, list nodes and invalid
+    /// headers, is substituted at each use, as validity is not a
+    /// [`ir::Value`].
+    HeaderConst(ir::Expr),
     Action(ActionId),
     Table(TableId),
     Functions(Vec<FunctionId>),
@@ -138,7 +148,7 @@ impl Binding {
             Binding::Extern(_) => "an extern type",
             Binding::Block(_) => "a parser, control or package",
             Binding::Var(_) => "a variable",
-            Binding::Const { .. } => "a constant",
+            Binding::Const { .. } | Binding::HeaderConst(_) => "a constant",
             Binding::Action(_) => "an action",
             Binding::Table(_) => "a table",
             Binding::Functions(_) => "a function",

@@ -2,7 +2,7 @@
 //! declarations, and the control-flow rules of the spec (where `exit`,
 //! `return`, `break` may appear; functions must return a value).
 
-use super::exprs::unknown;
+use super::exprs::{is_constant_tree, unknown};
 use super::{Binding, Checker, Context};
 use crate::ast::{self, StmtKind};
 use crate::diag::Code;
@@ -66,6 +66,11 @@ impl Checker<'_> {
             }
             StmtKind::Call(e) => {
                 let v = self.expr(e, None);
+                // A call the checker evaluated (`static_assert(...);`) has
+                // no run-time effect: the statement is dropped.
+                if matches!(v.kind, ExprKind::Const(_)) {
+                    return None;
+                }
                 ir::StmtKind::Call(v)
             }
             StmtKind::If {
@@ -245,6 +250,9 @@ impl Checker<'_> {
         let v = self.expr_as(&c.value, ty);
         let binding = match v.kind {
             ExprKind::Const(value) => Binding::Const { ty, value },
+            ExprKind::InvalidHeader | ExprKind::List(_) if is_constant_tree(&v) => {
+                Binding::HeaderConst(ir::Expr { ty, ..v })
+            }
             // Already reported; later uses stay quiet.
             _ if self.is_unknown(v.ty) || self.is_unknown(ty) => Binding::Type(TypeTable::UNKNOWN),
             _ => {

@@ -187,7 +187,8 @@ impl Checker<'_> {
             .iter()
             .take_while(|p| p.dir != Direction::None)
             .count();
-        let given = r.args.as_ref().map_or(0, Vec::len);
+        let ordered = self.args_in_param_order(&params, r.args.as_deref().unwrap_or(&[]), 0)?;
+        let given = ordered.len();
         if given != directional {
             let name = &r.name.name.name;
             let msg = if given < directional {
@@ -203,7 +204,7 @@ impl Checker<'_> {
             return None;
         }
         let mut args: Vec<Option<ir::Expr>> = Vec::with_capacity(params.len());
-        for (p, a) in params.iter().zip(r.args.iter().flatten()) {
+        for (p, a) in params.iter().zip(ordered) {
             let v = self.expr_as(&a.value, p.ty);
             if matches!(p.dir, Direction::Out | Direction::InOut)
                 && let Some(why) = self.not_assignable(&v)
@@ -266,12 +267,18 @@ impl Checker<'_> {
             return None;
         };
         let params = self.action_sigs[id.0 as usize].clone();
-        let args = args.unwrap_or(&[]);
         let directional = params
             .iter()
             .take_while(|p| p.dir != Direction::None)
             .count();
         let cp_params = params.len() - directional;
+        let given = args.unwrap_or(&[]);
+        let first = if given.len() == cp_params {
+            directional
+        } else {
+            0
+        };
+        let args = self.args_in_param_order(&params, given, first)?;
         let (skip, ok) = if args.len() == params.len() {
             (0, true)
         } else if args.len() == cp_params {
@@ -316,6 +323,58 @@ impl Checker<'_> {
             args: out,
             ..listed
         })
+    }
+
+    /// The arguments of an action reference in parameter order. Positional
+    /// arguments stay as written; named ones (`a(y = 2, x = 1)`, spec
+    /// 6.8.2.1) are placed by name and must name exactly the parameters
+    /// `first..first + args.len()`, the ones positional arguments would
+    /// bind. All arguments are named or none.
+    fn args_in_param_order<'b>(
+        &mut self,
+        params: &[super::ParamSig],
+        args: &'b [ast::Arg],
+        first: usize,
+    ) -> Option<Vec<&'b ast::Arg>> {
+        if args.iter().all(|a| a.name.is_none()) {
+            return Some(args.iter().collect());
+        }
+        let mut slots: Vec<Option<&ast::Arg>> = vec![None; args.len()];
+        for a in args {
+            let Some(n) = &a.name else {
+                self.error(
+                    Code::ArgumentCount,
+                    a.value.span,
+                    "either all arguments are named or none",
+                );
+                return None;
+            };
+            let slot = params
+                .iter()
+                .position(|p| p.name == n.name)
+                .and_then(|i| i.checked_sub(first))
+                .filter(|&i| i < slots.len());
+            match slot {
+                Some(i) if slots[i].is_none() => slots[i] = Some(a),
+                Some(_) => {
+                    self.error(
+                        Code::ArgumentCount,
+                        n.span,
+                        format!("argument `{}` is given twice", n.name),
+                    );
+                    return None;
+                }
+                None => {
+                    self.error(
+                        Code::ActionArguments,
+                        n.span,
+                        format!("no parameter `{}` takes an argument here", n.name),
+                    );
+                    return None;
+                }
+            }
+        }
+        slots.into_iter().collect()
     }
 
     /// True if `e` is `a` or `a(...)` with `a` an action in scope.
