@@ -73,9 +73,16 @@ pub const KNOWN: &[&str] = &[
     "SaiTable",
     "proto_package",
     "proto_id",
+    // Kept by p4c's P4_14 translation: a counter's `min_width` attribute.
+    "min_width",
 ];
+
+/// Prefix of the P4_14 field-allocation pragmas (`@pa_solitary`,
+/// `@pa_container_size`, ...) that p4c's translation passes through as
+/// annotations; Janus accepts them all without a warning.
+const PHV_PRAGMA_PREFIX: &str = "pa_";
 
 /// True if `name` is an annotation Janus knows.
 pub fn is_known(name: &str) -> bool {
-    KNOWN.contains(&name)
+    KNOWN.contains(&name) || name.starts_with(PHV_PRAGMA_PREFIX)
 }

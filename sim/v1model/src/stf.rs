@@ -446,11 +446,8 @@ fn build_entry(
         let w = k.width;
         let written = keys
             .iter()
-            .find(|m| key_name(&m.field) == k.name)
-            .or_else(|| {
-                keys.iter()
-                    .find(|m| suffix_of(&key_name(&m.field), &k.name))
-            });
+            .find(|m| key_is(&key_name(&m.field), &k.name))
+            .or_else(|| keys.iter().find(|m| key_ends(&key_name(&m.field), &k.name)));
         let kind = MatchKind::from_p4(&k.match_kind)
             .ok_or_else(|| format!("match kind `{}` cannot be written in STF", k.match_kind))?;
         let bits = |bytes: &[u8]| Bits::from_be_bytes(w, false, bytes);
@@ -515,7 +512,7 @@ fn build_entry(
         if !info
             .keys
             .iter()
-            .any(|k| k.name == name || suffix_of(&name, &k.name))
+            .any(|k| key_is(&name, &k.name) || key_ends(&name, &k.name))
         {
             return Err(format!("table `{}` has no key `{}`", info.name, m.field));
         }
@@ -528,6 +525,28 @@ fn build_entry(
         action: index,
         args,
     })
+}
+
+/// `written` names the key `full` exactly, or in one of the reference
+/// driver's spellings of the keys P4_14 programs get from p4c's translation:
+/// `f` for `f$`, `h` or `h.valid` for the validity key `h.$valid$`.
+fn key_is(written: &str, full: &str) -> bool {
+    full == written
+        || full.strip_suffix('$') == Some(written)
+        || full.strip_suffix(".$valid$") == Some(written)
+        || written
+            .strip_suffix(".valid")
+            .is_some_and(|h| full.strip_suffix(".$valid$") == Some(h))
+}
+
+/// `written` is a suffix of the key `full` on a `.` boundary (also before
+/// a trailing `$`); a bare `valid` names a validity key `h.$valid$`.
+fn key_ends(written: &str, full: &str) -> bool {
+    suffix_of(written, full)
+        || full
+            .strip_suffix('$')
+            .is_some_and(|f| suffix_of(written, f))
+        || (written == "valid" && (full == "$valid$" || full.ends_with(".$valid$")))
 }
 
 /// `hdr.stk$1.f` is written for `hdr.stk[1].f`.
@@ -589,5 +608,21 @@ mod tests {
                 .unwrap_err()
                 .contains("no table")
         );
+    }
+
+    #[test]
+    fn translated_key_spellings_resolve_as_the_reference_driver() {
+        assert!(key_is("tcp.$valid$", "tcp.$valid$"));
+        assert!(key_is("tcp.valid", "tcp.$valid$"));
+        assert!(key_is("tcp", "tcp.$valid$"));
+        assert!(key_is("meta.f", "meta.f$"));
+        assert!(!key_is("tcp.valid", "ipv4.$valid$"));
+        assert!(!key_is("tcp", "tcp.dstPort"));
+        assert!(key_ends("valid", "tcp.$valid$"));
+        assert!(key_ends("valid", "$valid$"));
+        assert!(key_ends("dstPort", "tcp.dstPort"));
+        assert!(key_ends("f", "meta.f$"));
+        assert!(!key_ends("valid", "tcp.novalid"));
+        assert!(!key_ends("Port", "tcp.dstPort"));
     }
 }

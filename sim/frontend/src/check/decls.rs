@@ -195,7 +195,7 @@ impl Checker<'_> {
             fields.push(FieldInfo {
                 name: f.name.name.clone(),
                 ty,
-                field_lists: field_lists(&f.annotations),
+                field_lists: self.field_lists(&f.annotations),
             });
         }
         self.types().add_struct(StructInfo {
@@ -851,24 +851,35 @@ impl Checker<'_> {
     }
 }
 
-/// The integer ids of a field's `@field_list(...)` annotations.
-fn field_lists(annotations: &[crate::ast::Annotation]) -> Vec<u32> {
-    annotations
-        .iter()
-        .filter(|a| a.name.name == "field_list")
-        .filter_map(|a| match &a.body {
-            crate::ast::AnnotationBody::Unstructured {
-                exprs: Some(list), ..
-            }
-            | crate::ast::AnnotationBody::ExprList(list) => Some(list),
-            _ => None,
-        })
-        .flatten()
-        .filter_map(|e| match &e.kind {
-            crate::ast::ExprKind::Int(lit) => u32::try_from(&lit.value).ok(),
-            _ => None,
-        })
-        .collect()
+impl Checker<'_> {
+    /// The integer ids of a field's `@field_list(...)` annotations: integer
+    /// literals or any constant, such as the members of the serializable
+    /// enum p4c's P4_14 translation declares for its field lists
+    /// (`@field_list(FieldLists.mirror_info)`).
+    fn field_lists(&mut self, annotations: &[crate::ast::Annotation]) -> Vec<u32> {
+        let exprs: Vec<&ast::Expr> = annotations
+            .iter()
+            .filter(|a| a.name.name == "field_list")
+            .filter_map(|a| match &a.body {
+                crate::ast::AnnotationBody::Unstructured {
+                    exprs: Some(list), ..
+                }
+                | crate::ast::AnnotationBody::ExprList(list) => Some(list),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        exprs
+            .into_iter()
+            .filter_map(|e| match &e.kind {
+                crate::ast::ExprKind::Int(lit) => u32::try_from(&lit.value).ok(),
+                _ => {
+                    let value = self.expr(e, None);
+                    super::calls::const_u64_of(&value).and_then(|v| u32::try_from(v).ok())
+                }
+            })
+            .collect()
+    }
 }
 
 /// The name the control plane gives an action parameter when it differs
