@@ -1610,10 +1610,35 @@ fn run_list(ops: &[Op], env: &mut Env<'_>) -> Flow {
                 if ops.as_slice().is_empty() {
                     ops = body.iter();
                     in_action = true;
-                } else if !body.is_empty() && run(body, env) == Flow::Exit {
+                } else if !body.is_empty() && run_body(body, env) == Flow::Exit {
                     return Flow::Exit;
                 }
             }
+        }
+    }
+    Flow::Continue
+}
+
+/// [`run`] of an action body not in tail position: its leading stores and
+/// extern calls (often all of it: an ACL's `count(); flag = 1;`) in a loop
+/// of their own, whose frame is smaller than [`run_list`]'s; the rest, from
+/// the first op of another kind, by [`run_list`].
+#[inline(never)]
+fn run_body(body: &[Op], env: &mut Env<'_>) -> Flow {
+    for (i, op) in body.iter().enumerate() {
+        match op {
+            Op::SetWord { dst, value } => dst.write(env.arena, *value),
+            Op::MoveWord { dst, src } => {
+                let v = src.read(env.arena);
+                dst.write(env.arena, v);
+            }
+            Op::Extern { id, args, result } => {
+                let flow = call_extern(env, *id, args, result.as_deref());
+                if flow != Flow::Continue {
+                    return flow;
+                }
+            }
+            _ => return run_list(body.get(i..).unwrap_or_default(), env),
         }
     }
     Flow::Continue

@@ -58,7 +58,10 @@ pub struct Case {
     pub next: u32,
 }
 
+/// A state's transition. Tagged by a byte of its own (no niche in a
+/// payload), so that telling the forms apart is one compare.
 #[derive(Clone, Debug, PartialEq)]
+#[repr(u8)]
 pub enum Next {
     Direct(u32),
     Select {
@@ -284,10 +287,11 @@ impl ExactSelect {
     #[inline]
     pub fn choose(&self, arena: &[u8]) -> Option<u32> {
         let k = self.key.read(arena);
-        match self.values.iter().position(|v| *v == k) {
-            Some(i) => self.nexts.get(i).copied(),
-            None => self.default,
-        }
+        self.values
+            .iter()
+            .zip(&self.nexts)
+            .find(|(v, _)| **v == k)
+            .map_or(self.default, |(_, next)| Some(*next))
     }
 }
 
@@ -308,6 +312,10 @@ pub struct CompiledParser {
     pub states: Vec<State>,
     /// Per state, the step the untraced path runs from it (see [`Step`]).
     steps: Vec<Step>,
+    /// No state can be reached from itself (and there are at most
+    /// [`MAX_TRANSITIONS`] states): no parse can time out, so the untraced
+    /// path counts no transitions.
+    bounded: bool,
     pub errors: ParserErrors,
 }
 
@@ -475,9 +483,59 @@ pub fn compile_parser(
     Ok(CompiledParser {
         init,
         steps: (0..states.len()).map(|i| Step::of(&states, i)).collect(),
+        bounded: states.len() <= MAX_TRANSITIONS && !has_cycle(&states),
         states,
         errors: ParserErrors::of(c.program),
     })
+}
+
+/// Whether some state of `states` can be reached from itself (a state
+/// outside `states` ends the parse).
+fn has_cycle(states: &[State]) -> bool {
+    /// A state's mark in the depth-first walk.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        OnPath,
+        Done,
+    }
+    let successors = |s: &State| -> Vec<usize> {
+        let nexts: Vec<u32> = match &s.next {
+            Next::Direct(n) => vec![*n],
+            Next::Select { cases, .. } => cases.iter().map(|c| c.next).collect(),
+            Next::Words(w) => w.nexts.clone(),
+            Next::Exact(x) => x.nexts.iter().copied().chain(x.default).collect(),
+        };
+        nexts
+            .into_iter()
+            .map(|n| n as usize)
+            .filter(|n| *n < states.len())
+            .collect()
+    };
+    let mut marks = vec![Mark::New; states.len()];
+    for root in 0..states.len() {
+        if marks[root] != Mark::New {
+            continue;
+        }
+        // Each entry: a state on the path and its successors left to walk.
+        let mut path = vec![(root, successors(&states[root]))];
+        marks[root] = Mark::OnPath;
+        while let Some((at, rest)) = path.last_mut() {
+            match rest.pop() {
+                Some(n) if marks[n] == Mark::OnPath => return true,
+                Some(n) if marks[n] == Mark::New => {
+                    marks[n] = Mark::OnPath;
+                    path.push((n, successors(&states[n])));
+                }
+                Some(_) => {}
+                None => {
+                    marks[*at] = Mark::Done;
+                    path.pop();
+                }
+            }
+        }
+    }
+    false
 }
 
 /// The fastest form of a select over `keys` (of `shapes`, when all are
@@ -565,8 +623,29 @@ pub fn run_parser(p: &CompiledParser, env: &mut Env<'_>) -> Outcome {
     }
     if env.trace {
         run_states(p, env, 0, MAX_TRANSITIONS)
+    } else if p.bounded {
+        run_bounded(p, env)
     } else {
         run_steps(p, env)
+    }
+}
+
+/// [`run_steps`] of a parser that cannot time out (see
+/// [`CompiledParser::bounded`]): no transitions counted.
+#[inline(always)]
+fn run_bounded(p: &CompiledParser, env: &mut Env<'_>) -> Outcome {
+    let mut state = 0u32;
+    loop {
+        let Some(step) = p.steps.get(state as usize) else {
+            return Outcome::Reject(None);
+        };
+        if let Some(end) = ended(run_plain(&step.ops, env)) {
+            return end;
+        }
+        state = match transition(p, &step.next, env) {
+            Ok(next) => next,
+            Err(end) => return end,
+        };
     }
 }
 
@@ -616,7 +695,7 @@ fn run_states(p: &CompiledParser, env: &mut Env<'_>, mut state: u32, budget: usi
 }
 
 /// Runs `ops` as [`run`] does, the plain ones inline.
-#[inline]
+#[inline(always)]
 fn run_plain(ops: &[Op], env: &mut Env<'_>) -> Flow {
     for op in ops {
         let flow = match op {

@@ -823,10 +823,37 @@ fn router_packet() -> impl Strategy<Value = Vec<u8>> {
         })
 }
 
+/// [`ROUTER`] without its loop back to `parse_eth`: no parse can time out.
+fn acyclic_router() -> String {
+    ROUTER.replace("0: parse_eth;", "0: reject;")
+}
+
+#[test]
+fn only_parsers_without_loops_count_no_transitions() {
+    assert!(!compiled(ROUTER, "R").0.bounded);
+    assert!(compiled(&acyclic_router(), "R").0.bounded);
+    // A state that goes to itself.
+    let (p, _) = compiled(
+        r#"
+        #include <core.p4>
+        struct m_t { bit<8> k; }
+        parser T(packet_in pkt, inout m_t m) {
+            state start { transition select(m.k) { 1: start; default: accept; } }
+        }
+        "#,
+        "T",
+    );
+    assert!(!p.bounded);
+}
+
 proptest! {
     #[test]
     fn joined_steps_parse_as_states_one_by_one(packet in router_packet()) {
         let (p, arena) = compiled(ROUTER, "R");
+        prop_assert_eq!(parse_with(&p, arena, &packet, false), parse_with(&p, arena, &packet, true));
+        // The same without the loop, which runs without counting transitions.
+        let (p, arena) = compiled(&acyclic_router(), "R");
+        prop_assert!(p.bounded);
         prop_assert_eq!(parse_with(&p, arena, &packet, false), parse_with(&p, arena, &packet, true));
         let s = setup();
         prop_assert_eq!(

@@ -78,17 +78,20 @@ pub fn write_word(buf: &mut [u8], off: usize, width: u32, v: u64) {
 /// place of the packet arena), with the shift and mask of its 8-byte
 /// big-endian load worked out once: reading or writing it is one load
 /// (and store), a mask and a shift. Gives what [`read_word`] and
-/// [`write_word`] give for the same field, which serve the cases the
-/// single load does not (a field straddling nine bytes, an empty one, one
-/// within the buffer's last 8 bytes).
+/// [`write_word`] give for the same field (in a buffer of less than 4 GiB,
+/// as every packet arena is); they serve the cases the single load does
+/// not (a field straddling nine bytes, an empty one, one within the
+/// buffer's last 8 bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FieldWord {
     /// The field's bits in its load.
     mask: u64,
     /// The first byte of the load; [`FieldWord::RARE`] for a field one
     /// load does not hold (or an empty one), so that the load's bounds
-    /// check sends every access to the general path.
-    at: usize,
+    /// check sends every access to the general path. A `u32` (as bit
+    /// offsets are), so that the load's end cannot overflow: its bounds
+    /// check is one compare.
+    at: u32,
     bit: u32,
     /// 0..=64.
     width: u8,
@@ -97,9 +100,10 @@ pub struct FieldWord {
 }
 
 impl FieldWord {
-    /// [`FieldWord::at`] of a field no single load serves: no buffer is
-    /// long enough to hold a load there.
-    const RARE: usize = usize::MAX;
+    /// [`FieldWord::at`] of a field no single load serves: no buffer of
+    /// less than 4 GiB (every packet arena, whose places are `u32` bit
+    /// offsets) holds a load there.
+    const RARE: u32 = u32::MAX;
 
     /// The field of `width` bits (0..=64) at bit `bit`.
     pub fn new(bit: u32, width: u32) -> FieldWord {
@@ -114,7 +118,7 @@ impl FieldWord {
         };
         FieldWord {
             mask,
-            at: if fits { bit as usize / 8 } else { Self::RARE },
+            at: if fits { bit / 8 } else { Self::RARE },
             bit,
             width: width.min(64) as u8,
             shift: shift as u8,
@@ -133,10 +137,22 @@ impl FieldWord {
         self.bit
     }
 
+    /// The bytes of the field's load, `at..at + 8`: getting them from a
+    /// buffer is one compare of the end, which cannot overflow a 64-bit
+    /// `usize` (where it could, a wrapped range is empty: the rare path).
+    #[inline(always)]
+    fn load_range(&self) -> std::ops::Range<usize> {
+        let at = self.at as usize;
+        at..at.wrapping_add(8)
+    }
+
     /// The field's value in `buf`, as [`read_word`].
     #[inline]
     pub fn read(&self, buf: &[u8]) -> u64 {
-        match buf.get(self.at..).and_then(|b| b.first_chunk::<8>()) {
+        match buf
+            .get(self.load_range())
+            .and_then(|b| b.first_chunk::<8>())
+        {
             Some(chunk) => (u64::from_be_bytes(*chunk) & self.mask) >> self.shift,
             None => self.read_rare(buf),
         }
@@ -153,7 +169,7 @@ impl FieldWord {
     #[inline]
     pub fn write(&self, buf: &mut [u8], v: u64) {
         match buf
-            .get_mut(self.at..)
+            .get_mut(self.load_range())
             .and_then(|b| b.first_chunk_mut::<8>())
         {
             Some(chunk) => {
