@@ -10,6 +10,9 @@
 //!   `bool c = a; if (c) { c = t.apply().hit; }`, so the table is applied
 //!   only when `a` holds.
 //!
+//! - A function called as a statement, its result unused, returns it into
+//!   a new local: `f(x);` becomes `T t = f(x);`.
+//!
 //! Operands are evaluated left to right. Statements without such calls are
 //! left exactly as they are.
 
@@ -151,7 +154,15 @@ impl Lowerer<'_> {
                 self.whole_call(rhs, pre);
             }
             StmtKind::Declare(_, Some(rhs)) => self.whole_call(rhs, pre),
-            StmtKind::Call(call) => self.whole_call(call, pre),
+            StmtKind::Call(call) => {
+                self.whole_call(call, pre);
+                if discards_result(call) {
+                    // `f(x);` of a function returning a value: its
+                    // `return e` needs a place, a new local.
+                    let t = self.temp(call.ty, call.span);
+                    s.kind = StmtKind::Declare(t, Some(take(call)));
+                }
+            }
             StmtKind::If(e, ..) | StmtKind::Switch(e, _) | StmtKind::Return(Some(e)) => {
                 self.expr(e, pre)
             }
@@ -335,6 +346,7 @@ impl Lowerer<'_> {
 
     fn stmt_has_calls(&self, s: &Stmt) -> bool {
         let own = match &s.kind {
+            StmtKind::Call(e) if discards_result(e) => true,
             StmtKind::Assign(_, e) | StmtKind::Declare(_, Some(e)) | StmtKind::Call(e) => {
                 match &e.kind {
                     ExprKind::Call(_, args) => args.iter().flatten().any(|a| self.has_calls(a)),
@@ -363,6 +375,11 @@ impl Lowerer<'_> {
         });
         id
     }
+}
+
+/// Whether the call statement `e` calls a function that returns a value.
+fn discards_result(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Call(Callee::Function(_), _)) && e.ty != TypeTable::VOID
 }
 
 fn var(v: VarId, ty: TyId, span: Span) -> Expr {

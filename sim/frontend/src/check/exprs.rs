@@ -1251,6 +1251,11 @@ impl Checker<'_> {
             _ => None,
         });
         if let (Some(targets), Some(to)) = (&targets, expected)
+            && let Some(parts) = self.list_with_dots(items, targets, span)
+        {
+            return self.build_list(to, parts, span);
+        }
+        if let (Some(targets), Some(to)) = (&targets, expected)
             && targets.len() == items.len()
         {
             let parts: Vec<ir::Expr> = items
@@ -1264,6 +1269,33 @@ impl Checker<'_> {
         let tys: Vec<TyId> = parts.iter().map(|p| p.ty).collect();
         let ty = self.types().intern(Ty::Tuple(tys));
         self.build_list(ty, parts, span)
+    }
+
+    /// `{ a, b, ... }` for a type with at least as many fields as values
+    /// before the trailing `...` (spec: initializing with default values):
+    /// the values set the first
+    /// fields, the rest take their default values. `None` without dots.
+    fn list_with_dots(
+        &mut self,
+        items: &[ast::Expr],
+        targets: &[TyId],
+        span: Span,
+    ) -> Option<Vec<ir::Expr>> {
+        let (last, given) = items.split_last()?;
+        if !matches!(last.kind, ast::ExprKind::Dots) || given.len() > targets.len() {
+            return None;
+        }
+        let mut parts: Vec<ir::Expr> = given
+            .iter()
+            .zip(targets)
+            .map(|(e, t)| self.expr_as(e, *t))
+            .collect();
+        parts.extend(
+            targets[given.len()..]
+                .iter()
+                .map(|t| mk(*t, ExprKind::DontCare, span)),
+        );
+        Some(parts)
     }
 
     fn struct_init(

@@ -1,0 +1,31 @@
+// Direct action calls with positional and named arguments; a default_action with an argument.
+// Written for Janus from the P4_16 specification's examples (v1.2.5).
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; bit<8> b; bit<8> c; bit<8> d; }
+
+struct headers_t { h_t h;  }
+struct meta_t { bit<8> m; }
+parser MyP(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+
+    state start { pkt.extract(hdr.h); transition accept; }
+
+}
+control MyVC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control MyIng(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    action a(inout bit<8> x, bit<8> v) { x = v; }
+    action ab(bit<8> v) { hdr.h.d = v; }
+    table t { key = { hdr.h.a : exact; } actions = { ab; } default_action = ab(0x5d); }
+
+    apply {
+        sm.egress_spec = 1;
+        a(hdr.h.b, 0x42);
+        a(v = 0x43, x = hdr.h.c);
+        t.apply();
+
+    }
+}
+control MyEg(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
+control MyCC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control MyDep(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr); } }
+V1Switch(MyP(), MyVC(), MyIng(), MyEg(), MyCC(), MyDep()) main;

@@ -1,0 +1,35 @@
+// Nested blocks, return in a control's apply, exit in an action.
+// Written for Janus from the P4_16 specification's examples (v1.2.5).
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; bit<8> b; bit<8> c; bit<8> d; }
+
+struct headers_t { h_t h;  }
+struct meta_t { bit<8> m; }
+parser MyP(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+
+    state start { pkt.extract(hdr.h); transition accept; }
+
+}
+control MyVC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control MyIng(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+    action bye() { hdr.h.d = 0xee; exit; }
+
+    apply {
+        sm.egress_spec = 1;
+        {
+            bit<8> x = hdr.h.a;
+            { x = x + 1; }
+            hdr.h.b = x;
+        }
+        if (hdr.h.a == 1) { return; }
+        hdr.h.c = 0xcc;
+        if (hdr.h.a == 2) { bye(); }
+        hdr.h.d = 0xdd;
+
+    }
+}
+control MyEg(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
+control MyCC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control MyDep(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr); } }
+V1Switch(MyP(), MyVC(), MyIng(), MyEg(), MyCC(), MyDep()) main;

@@ -1,0 +1,33 @@
+// == on structs, headers and tuples.
+// Written for Janus from the P4_16 specification's examples (v1.2.5).
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; bit<8> b; bit<8> c; bit<8> d; }
+struct s_t { bit<8> x; bool y; }
+
+struct headers_t { h_t h;  }
+struct meta_t { bit<8> m; }
+parser MyP(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+
+    state start { pkt.extract(hdr.h); transition accept; }
+
+}
+control MyVC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control MyIng(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+
+    apply {
+        sm.egress_spec = 1;
+        s_t s1 = { hdr.h.a, true };
+        s_t s2 = { x = 1, y = true };
+        if (s1 == s2) { hdr.h.b = 1; }
+        h_t copy = hdr.h;
+        if (copy == hdr.h) { hdr.h.c = 1; }
+        tuple<bit<8>, bit<8>> t1 = { hdr.h.a, 2 };
+        if (t1 == { 8w1, 8w2 }) { hdr.h.d = 1; }
+
+    }
+}
+control MyEg(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
+control MyCC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control MyDep(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr); } }
+V1Switch(MyP(), MyVC(), MyIng(), MyEg(), MyCC(), MyDep()) main;

@@ -1,0 +1,29 @@
+// int constants mixed with fixed-width values, a slice of an int constant.
+// Written for Janus from the P4_16 specification's examples (v1.2.5).
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; bit<8> b; bit<8> c; bit<8> d; }
+
+struct headers_t { h_t h;  }
+struct meta_t { bit<8> m; }
+parser MyP(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+
+    state start { pkt.extract(hdr.h); transition accept; }
+
+}
+control MyVC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control MyIng(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+
+    apply {
+        sm.egress_spec = 1;
+        if (hdr.h.a == 1 || 2 == hdr.h.a) { hdr.h.b = hdr.h.a + 1; }
+        hdr.h.c = (hdr.h.a > 0 ? 8w4 : 5) + hdr.h.a;
+        bit<16> w = 16w1 + (bit<16>)(hdr.h.a ++ 8w0);
+        hdr.h.d = w[15:8] + 3[7:0];
+
+    }
+}
+control MyEg(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
+control MyCC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control MyDep(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr); } }
+V1Switch(MyP(), MyVC(), MyIng(), MyEg(), MyCC(), MyDep()) main;

@@ -1,0 +1,33 @@
+// select on a bool and a serializable enum.
+// Written for Janus from the P4_16 specification's examples (v1.2.5).
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; bit<8> b; bit<8> c; bit<8> d; }
+enum bit<8> Kind { K1 = 1, K2 = 2 }
+
+struct headers_t { h_t h;  }
+struct meta_t { bit<8> m; }
+parser MyP(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+
+    state start { pkt.extract(hdr.h); transition select(hdr.h.a == 1, (Kind)hdr.h.b) {
+            (true, Kind.K1): s1;
+            (false, Kind.K2): s2;
+            default: accept;
+        }
+ }
+    state s1 { hdr.h.c = 0x11; transition accept; }
+    state s2 { hdr.h.c = 0x22; transition accept; }
+
+}
+control MyVC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control MyIng(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+
+    apply {
+        sm.egress_spec = 1;
+
+    }
+}
+control MyEg(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
+control MyCC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control MyDep(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr); } }
+V1Switch(MyP(), MyVC(), MyIng(), MyEg(), MyCC(), MyDep()) main;

@@ -1,0 +1,32 @@
+// Structure-valued expressions: named fields with ..., a cast struct expression, a header from a list.
+// Written for Janus from the P4_16 specification's examples (v1.2.5).
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; bit<8> b; bit<8> c; bit<8> d; }
+struct s_t { bit<8> x; bit<8> y; bool z; }
+
+struct headers_t { h_t h;  }
+struct meta_t { bit<8> m; }
+parser MyP(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+
+    state start { pkt.extract(hdr.h); transition accept; }
+
+}
+control MyVC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control MyIng(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+
+    apply {
+        sm.egress_spec = 1;
+        s_t s = { x = hdr.h.a, ... };
+        hdr.h.b = s.y;
+        s_t s2 = (s_t){ y = 7, x = 3, z = false };
+        hdr.h.c = s2.x + s2.y;
+        h_t hh = { a = 1, b = 2, c = 3, d = 4 };
+        hdr.h.d = hh.isValid() ? 8w1 : 8w0;
+
+    }
+}
+control MyEg(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
+control MyCC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control MyDep(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr); } }
+V1Switch(MyP(), MyVC(), MyIng(), MyEg(), MyCC(), MyDep()) main;

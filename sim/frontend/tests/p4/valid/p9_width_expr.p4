@@ -1,0 +1,32 @@
+// Widths given by constant expressions (bit<(W * 2)>) in typedefs and header fields.
+// Written for Janus from the P4_16 specification's examples (v1.2.5).
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; bit<8> b; bit<8> c; bit<8> d; }
+const int W = 4;
+typedef bit<(W * 2)> byte_t;
+header wide_t { bit<(W + W)> x; bit<(2 * W)> y; }
+
+struct headers_t { h_t h; wide_t w;
+ }
+struct meta_t { bit<8> m; }
+parser MyP(packet_in pkt, out headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+
+    state start { pkt.extract(hdr.h); pkt.extract(hdr.w); transition accept;
+ }
+
+}
+control MyVC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control MyIng(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
+
+    apply {
+        sm.egress_spec = 1;
+        byte_t t = hdr.w.x + hdr.w.y;
+        hdr.h.a = t;
+
+    }
+}
+control MyEg(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) { apply { } }
+control MyCC(inout headers_t hdr, inout meta_t meta) { apply { } }
+control MyDep(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr); } }
+V1Switch(MyP(), MyVC(), MyIng(), MyEg(), MyCC(), MyDep()) main;
