@@ -11,7 +11,7 @@ use crate::env::Env;
 use crate::layout::{LayoutError, LayoutKind, Layouts};
 use crate::value::{Bits, SMALL_MAX_WIDTH, Word, read_word};
 use janus_p4::ir::{self, BinOp, ExprKind, UnOp, Value};
-use janus_p4::types::{Ty, TyId, TypeTable};
+use janus_p4::types::{StructKind, Ty, TyId, TypeTable};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use thiserror::Error;
@@ -632,6 +632,75 @@ fn is_lookahead(types: &TypeTable, e: &ir::Expr) -> bool {
         if name == "lookahead" && is_packet_in(types, receiver.ty))
 }
 
+/// True if `ty` is a header type.
+fn is_header(types: &TypeTable, ty: TyId) -> bool {
+    matches!(types.get(ty), Ty::Struct(i)
+        if types.structs.get(*i as usize).is_some_and(|s| s.kind == StructKind::Header))
+}
+
+/// The `packet.lookahead<T>()` call that `e` is a member of, at any depth
+/// (`lookahead<T>().a.b`).
+fn lookahead_root<'e>(types: &TypeTable, e: &'e ir::Expr) -> Option<&'e ir::Expr> {
+    let mut at = e;
+    while let ExprKind::Field(base, _) = &at.kind {
+        if is_lookahead(types, base) {
+            return Some(base);
+        }
+        at = base;
+    }
+    None
+}
+
+/// A scalar member, at any depth, of `packet.lookahead<T>()` for a struct
+/// (or header) `T` without varbits: the member's bits at its place in `T`
+/// as the packet holds it, all of `T` needed. `None` if `e` is no such
+/// member.
+fn lookahead_member(types: &TypeTable, e: &ir::Expr) -> Option<Node> {
+    let (width, signed) = scalar_shape(types, e.ty)?;
+    let mut offset = 0u32;
+    let mut at = e;
+    while let ExprKind::Field(base, idx) = &at.kind {
+        let fields = &types.structs.get(struct_index(types, base.ty)?)?.fields;
+        for f in fields.get(..*idx as usize)? {
+            offset = offset.checked_add(wire_width(types, f.ty)?)?;
+        }
+        at = base;
+    }
+    if !is_lookahead(types, at) {
+        return None;
+    }
+    Some(Node::Lookahead {
+        offset,
+        width,
+        signed,
+        need: wire_width(types, at.ty)?,
+    })
+}
+
+/// The index of a struct or header type (not a union) in the type table.
+fn struct_index(types: &TypeTable, ty: TyId) -> Option<usize> {
+    match types.get(ty) {
+        Ty::Struct(i) => {
+            let kind = types.structs.get(*i as usize)?.kind;
+            (kind != StructKind::HeaderUnion).then_some(*i as usize)
+        }
+        _ => None,
+    }
+}
+
+/// The bits a value of `ty` takes in a packet: a scalar's width, a
+/// struct's or header's fields' summed; `None` for a type holding a varbit,
+/// a union or a stack.
+fn wire_width(types: &TypeTable, ty: TyId) -> Option<u32> {
+    if let Some((w, _)) = scalar_shape(types, ty) {
+        return Some(w);
+    }
+    let fields = &types.structs.get(struct_index(types, ty)?)?.fields;
+    fields
+        .iter()
+        .try_fold(0u32, |sum, f| sum.checked_add(wire_width(types, f.ty)?))
+}
+
 /// True if `ty` is core.p4's `packet_in`.
 pub fn is_packet_in(types: &TypeTable, ty: TyId) -> bool {
     matches!(types.get(ty), Ty::Extern { name, .. } if name == "packet_in")
@@ -930,7 +999,7 @@ impl<'a> Compiler<'a> {
             ExprKind::Const(v) => constant(types, e.ty, v)
                 .map(Node::Const)
                 .ok_or(CompileError::Unsupported("a composite constant")),
-            ExprKind::Field(base, idx) if is_lookahead(types, base) => {
+            ExprKind::Field(base, idx) if is_lookahead(types, base) && is_header(types, base.ty) => {
                 // A field of `packet.lookahead<H>()` for a header type H.
                 let LayoutKind::Header {
                     fields,
@@ -963,6 +1032,11 @@ impl<'a> Compiler<'a> {
                     signed,
                     need: wire_bits - varbit_max,
                 })
+            }
+            ExprKind::Field(..) if lookahead_root(types, e).is_some() => {
+                lookahead_member(types, e).ok_or(CompileError::Unsupported(
+                    "this member of a lookahead (only scalars in structs and headers without varbits)",
+                ))
             }
             ExprKind::Var(_)
             | ExprKind::Field(..)

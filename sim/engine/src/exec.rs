@@ -975,8 +975,12 @@ fn extern_call(
     let width_of = |ty| crate::eval::scalar_shape(&program.types, ty).map(|(w, _)| w);
     let args = args
         .iter()
-        .map(|a| {
-            let arg = extern_arg(c, a.as_ref())?;
+        .enumerate()
+        .map(|(i, a)| {
+            let mut arg = extern_arg(c, a.as_ref())?;
+            if resolver.is_data(name, instance, i) {
+                arg = struct_fields(c, arg)?;
+            }
             // Data at fixed places is resolved into bit runs once, here.
             Ok(match &arg {
                 ExternArg::List(_) | ExternArg::Guarded { .. } => {
@@ -1066,7 +1070,39 @@ fn list_part(c: &mut Compiler<'_>, e: &ir::Expr) -> Result<ExternArg, CompileErr
             parts: vec![parts.swap_remove(*idx as usize)],
         });
     }
-    extern_arg(c, Some(e))
+    let arg = extern_arg(c, Some(e))?;
+    struct_fields(c, arg)
+}
+
+/// Extern data that is a struct (or tuple) in place: its fields in
+/// declaration order, a nested struct's in turn, a header's while it is
+/// valid (as p4c's bmv2 back end flattens it, and bmv2 skips the fields of
+/// invalid headers). Any other argument is returned as it is.
+fn struct_fields(c: &mut Compiler<'_>, arg: ExternArg) -> Result<ExternArg, CompileError> {
+    let ExternArg::Place { place, ty } = arg else {
+        return Ok(arg);
+    };
+    if crate::eval::scalar_shape(&c.program.types, ty).is_some() {
+        return Ok(ExternArg::Place { place, ty });
+    }
+    match c.layouts.layout(ty)?.kind {
+        LayoutKind::Struct { fields } => {
+            let mut parts = Vec::with_capacity(fields.len());
+            for f in fields {
+                let field = ExternArg::Place {
+                    place: place.clone().part(f.bit_offset, f.ty),
+                    ty: f.ty,
+                };
+                parts.push(struct_fields(c, field)?);
+            }
+            Ok(ExternArg::List(parts))
+        }
+        LayoutKind::Header { .. } => {
+            let (valid, parts) = header_parts_at(c, place, ty)?;
+            Ok(ExternArg::Guarded { valid, parts })
+        }
+        _ => Ok(ExternArg::Place { place, ty }),
+    }
 }
 
 /// A whole header as extern data: its fields, while it is valid.
@@ -1081,12 +1117,21 @@ fn header_parts(
     header: &ir::Expr,
 ) -> Result<(Place, Vec<ExternArg>), CompileError> {
     let base = c.place(header)?;
+    header_parts_at(c, base, header.ty)
+}
+
+/// [`header_parts`] of the header of type `ty` at `base`.
+fn header_parts_at(
+    c: &mut Compiler<'_>,
+    base: Place,
+    ty: TyId,
+) -> Result<(Place, Vec<ExternArg>), CompileError> {
     let crate::layout::LayoutKind::Header {
         fields,
         valid_bit_offset,
         varbit_len_bit_offset,
         ..
-    } = c.layouts.layout(header.ty)?.kind
+    } = c.layouts.layout(ty)?.kind
     else {
         return Err(CompileError::Unsupported("fields of a non-header"));
     };

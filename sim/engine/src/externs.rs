@@ -58,6 +58,16 @@ pub trait ExternResolver {
     /// The id for calls at `site`; `None` if the architecture does not
     /// implement it (the pipeline then fails to load, saying so).
     fn resolve(&self, site: &CallSite<'_>) -> Option<u32>;
+
+    /// Whether argument `index` of calls to `name` (a method of `instance`,
+    /// or an extern function) is data read field by field, such as a
+    /// hash's or checksum's: a struct given there is compiled as the list
+    /// of its fields. False (the struct stays one place) by default, and
+    /// must be for `out` and `inout` arguments.
+    fn is_data(&self, name: &str, instance: Option<InstanceId>, index: usize) -> bool {
+        let _ = (name, instance, index);
+        false
+    }
 }
 
 /// Runs extern calls, at run time.

@@ -372,9 +372,16 @@ impl RunSum {
         if self.action.payload {
             sum = add_carry(sum, sum_words(env.input));
         }
-        let v = fold_complement(sum) & low_bits(self.out_width);
+        // An update writes the sum cut to the field's width; a verify
+        // compares the whole 16-bit sum with the field, as bmv2 does.
+        let v = fold_complement(sum);
         if self.action.update {
-            write_number(env.arena, self.out_bit, self.out_width, v);
+            write_number(
+                env.arena,
+                self.out_bit,
+                self.out_width,
+                v & low_bits(self.out_width),
+            );
         } else if read_number(env.arena, self.out_bit, self.out_width) != v {
             checksum_error.write(env.arena, 1);
         }
@@ -811,6 +818,25 @@ impl ExternResolver for V1Externs {
         calls.push(Site { call, checksum });
         Some(calls.len() as u32 - 1)
     }
+
+    /// The data of `hash`, the checksums and `digest`: a struct there is
+    /// its fields (a struct given alone to `clone3`, `resubmit` or
+    /// `recirculate` stays whole: one run of its bytes to keep).
+    fn is_data(&self, name: &str, instance: Option<InstanceId>, index: usize) -> bool {
+        matches!(
+            (name, instance, index),
+            ("hash", None, 3)
+                | (
+                    "verify_checksum"
+                        | "update_checksum"
+                        | "verify_checksum_with_payload"
+                        | "update_checksum_with_payload"
+                        | "digest",
+                    None,
+                    1
+                )
+        )
+    }
 }
 
 impl V1Externs {
@@ -837,7 +863,7 @@ impl ExternHandler for V1Externs {
                 .and_then(Option::as_ref)
                 .is_some_and(|m| m.direct_slot == Some(slot));
             if on_slot {
-                let colour = self.meter(id, entry as usize);
+                let colour = self.meter(id, entry as usize).unwrap_or(Color::Green);
                 write_number(env.arena, bit, width, colour as u64);
             }
         }
@@ -1013,9 +1039,13 @@ impl V1Externs {
                 self.charge(i, index);
             }
             Call::ExecuteMeter(i) => {
+                // As bmv2: an index past the meter's cells meters nothing
+                // and leaves the result as it was.
                 let index = self.value(args.first(), env).and_then(|b| b.to_u64());
-                let color = self.meter(i, index.unwrap_or(u64::MAX) as usize);
-                self.write_out(args.get(1), color as u64, env);
+                let cell = index.and_then(|i| usize::try_from(i).ok());
+                if let Some(color) = cell.and_then(|c| self.meter(i, c)) {
+                    self.write_out(args.get(1), color as u64, env);
+                }
             }
             Call::DirectMeterRead(i) => {
                 // With a fixed colour field, the hit wrote it (see
@@ -1037,10 +1067,9 @@ impl V1Externs {
                     .and_then(|slot| env.results.get(slot as usize))
                     .filter(|r| r.hit)
                     .map(|r| r.entry as usize);
-                let color = match entry {
-                    Some(entry) => self.meter(i, entry),
-                    None => Color::Green,
-                };
+                let color = entry
+                    .and_then(|entry| self.meter(i, entry))
+                    .unwrap_or(Color::Green);
                 self.write_out(args.first(), color as u64, env);
             }
             Call::DirectCount(i) => self.charge(i, 0),
@@ -1108,8 +1137,13 @@ impl V1Externs {
                     Call::VerifyChecksumWithPayload | Call::UpdateChecksumWithPayload => env.input,
                     _ => &[],
                 };
-                let sum = self.checksum(algo, args.get(1), payload, width, env);
-                if matches!(call, Call::UpdateChecksum | Call::UpdateChecksumWithPayload) {
+                let update = matches!(call, Call::UpdateChecksum | Call::UpdateChecksumWithPayload);
+                // As bmv2: an update writes the result cut to the field's
+                // width (`Field::set`); a verify compares the algorithm's
+                // whole result with the field (`CalcBasedChecksum::verify_`).
+                let sum_width = if update { width } else { 64 };
+                let sum = self.checksum(algo, args.get(1), payload, sum_width, env);
+                if update {
                     write_number(env.arena, bit, width, sum);
                 } else {
                     let stored = read_word(env.arena, bit as usize, width.min(64));
@@ -1213,20 +1247,14 @@ impl V1Externs {
         FastChecksum::of(layout.runs(), cond, out, action, self.arena_bytes)
     }
 
-    /// Runs meter cell `index` of `id` on the current packet; GREEN for a
+    /// Runs meter cell `index` of `id` on the current packet; `None` for a
     /// cell that does not exist.
-    fn meter(&mut self, id: StateId, index: usize) -> Color {
+    fn meter(&mut self, id: StateId, index: usize) -> Option<Color> {
         let now_us = self.started.elapsed().as_micros() as u64;
         let bytes = self.ingress_length;
-        match self.meters.get_mut(id as usize).and_then(Option::as_mut) {
-            Some(m) => {
-                let units = if m.bytes { bytes } else { 1 };
-                m.cells
-                    .get_mut(index)
-                    .map_or(Color::Green, |c| c.execute(now_us, units))
-            }
-            None => Color::Green,
-        }
+        let m = self.meters.get_mut(id as usize)?.as_mut()?;
+        let units = if m.bytes { bytes } else { 1 };
+        Some(m.cells.get_mut(index)?.execute(now_us, units))
     }
 
     /// Sets the rates of meter `id` (every cell when `index` is `None`);
