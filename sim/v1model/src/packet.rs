@@ -3,6 +3,11 @@
 //! multicast, drop, unicast); per copy egress, the end-of-egress decisions
 //! (E2E clone, drop, deparse, recirculate).
 //!
+//! As simple_switch keeps a recirculate request in the packet's own
+//! registers, one made in ingress goes with the unicast packet into egress
+//! (where a later call replaces it); multicast copies, clones and
+//! resubmitted packets start without one.
+//!
 //! Resubmitted and recirculated packets go round again, at most
 //! [`MAX_PASSES`] passes per packet in all, so a program that always
 //! recirculates cannot loop for ever.
@@ -124,7 +129,14 @@ impl V1Switch {
         if egress_spec == DROP_PORT {
             return None;
         }
-        let again = self.egress(egress_spec as u32, 0, NORMAL, payload, out);
+        let again = self.egress(
+            egress_spec as u32,
+            0,
+            NORMAL,
+            requests.recirculate,
+            payload,
+            out,
+        );
         if self.pending.is_empty() {
             again
         } else {
@@ -228,6 +240,11 @@ impl V1Switch {
             REPLICATED => None,
             _ => self.externs.truncate_to,
         };
+        // So is a recirculate request: only the unicast packet keeps it.
+        let recirculate = match copy_type {
+            REPLICATED => None,
+            _ => requests.recirculate,
+        };
         let mut again = None;
         // Clones are queued before the packet's own copies.
         for (i, &(rid, egress_port)) in copies.iter().enumerate() {
@@ -235,7 +252,8 @@ impl V1Switch {
                 self.arena.copy_from_slice(&self.after_ingress);
             }
             self.externs.truncate_to = truncate_after_ingress;
-            if let Some(pass) = self.egress(egress_port, rid, copy_type, payload, out) {
+            let pass = self.egress(egress_port, rid, copy_type, recirculate, payload, out);
+            if let Some(pass) = pass {
                 again = Some(pass);
             }
         }
@@ -263,7 +281,8 @@ impl V1Switch {
         while let Some(copy) = self.pending.pop() {
             self.arena.copy_from_slice(&copy.arena);
             self.externs.truncate_to = None;
-            if let Some(pass) = self.egress(copy.port, copy.rid, copy.instance_type, payload, out) {
+            let pass = self.egress(copy.port, copy.rid, copy.instance_type, None, payload, out);
+            if let Some(pass) = pass {
                 again = Some(pass);
             }
         }
@@ -271,12 +290,14 @@ impl V1Switch {
     }
 
     /// Runs egress for one copy whose state is in the arena; sends it, or
-    /// returns it to recirculate. E2E clones are queued.
+    /// returns it to recirculate. E2E clones are queued. `recirculate` is
+    /// the request the copy carries from ingress (the unicast packet's).
     fn egress(
         &mut self,
         egress_port: u32,
         rid: u16,
         instance_type: u64,
+        recirculate: Option<Option<u32>>,
         payload: &[u8],
         out: &mut dyn FnMut(u32, &[u8]),
     ) -> Option<Box<Pass>> {
@@ -294,7 +315,10 @@ impl V1Switch {
             now_us: self.now_us,
         };
         self.std.start_egress(&mut self.arena, start);
-        self.externs.requests = Requests::default();
+        self.externs.requests = Requests {
+            recirculate,
+            ..Requests::default()
+        };
         self.run_egress();
         let requests = self.externs.requests;
         if let Some(c) = requests.clone.filter(|c| c.egress) {
@@ -526,7 +550,8 @@ mod tests {
 
     /// A unicast program whose packets exercise what the fast path handles
     /// itself: drops, an ingress `truncate`, E2E clones queued after the
-    /// packet, recirculation and the field list it keeps. The first byte
+    /// packet, recirculation (asked for in egress or in ingress) and the
+    /// field list it keeps. The first byte
     /// picks the case; the second counts passes.
     const PROGRAM: &str = r#"
 #include <core.p4>
@@ -545,6 +570,10 @@ control I(inout headers_t h, inout meta_t m, inout standard_metadata_t sm) {
         sm.egress_spec = 2;
         if (h.h.case == 1) { mark_to_drop(sm); }
         if (h.h.case == 2) { truncate(3); }
+        if (h.h.case == 7 && h.h.passes < 3) {
+            m.kept = h.h.passes;
+            recirculate_preserving_field_list(1);
+        }
     }
 }
 control E(inout headers_t h, inout meta_t m, inout standard_metadata_t sm) {
@@ -577,7 +606,7 @@ V1Switch(P(), V(), I(), E(), C(), D()) main;
     #[test]
     fn the_unicast_fast_path_sends_what_the_general_path_sends() {
         let (mut fast, mut general) = (switch(false), switch(true));
-        for case in 0..=6u8 {
+        for case in 0..=7u8 {
             let packet = [case, 0, 0xab, 0xcd, 0xee];
             let sent = fast.process(1, &packet);
             assert_eq!(sent, general.process(1, &packet), "case {case}");
@@ -587,6 +616,7 @@ V1Switch(P(), V(), I(), E(), C(), D()) main;
                 2 => &[(2, &[2, 1, 0])],
                 3 => &[(2, &[3, 1, 0, 0, 0xee]), (9, &[3, 1, 0, 0, 0xee])],
                 4 => &[(2, &[4, 3, 0, 2, 0xee])],
+                7 => &[(2, &[7, 3, 0, 2, 0xee])],
                 _ => &[(2, &[6, 1])],
             };
             let expected: Vec<(u32, Vec<u8>)> =
