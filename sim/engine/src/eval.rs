@@ -800,6 +800,9 @@ pub struct Compiler<'a> {
     /// Where this frame sits in the instance tree, so that nested
     /// `inst.apply(...)` calls can be compiled against the child's frame.
     pub instances: Option<InstanceCtx<'a>>,
+    /// Parameters that name an extern, parser or control instance at the
+    /// call site being compiled (see [`crate::bind`]).
+    pub bound: crate::bind::Bindings,
 }
 
 /// The instance tree, for compiling nested applies.
@@ -843,6 +846,7 @@ impl<'a> Compiler<'a> {
             externs: None,
             return_place: None,
             instances: None,
+            bound: crate::bind::Bindings::new(),
         }
     }
 

@@ -298,12 +298,17 @@ pub fn compile_control(
 
 /// What runs as a parser or control instance starts: its scalar
 /// constructor parameters take the instance's (constant) arguments, then
-/// its local declarations run.
+/// its local declarations run. Constructor parameters naming instances
+/// are bound to them in `c` first (see [`crate::bind`]).
 pub fn block_prologue(
     c: &mut Compiler<'_>,
     block: &ir::Block,
     ctor_args: &[ir::Expr],
 ) -> Result<Vec<Op>, CompileError> {
+    if let Some(ctx) = &c.instances {
+        let bound = crate::bind::ctor_bindings(c.program, &ctx.path);
+        c.bound.extend(bound);
+    }
     let mut ops = Vec::new();
     for (p, arg) in block.ctor_params.iter().zip(ctor_args) {
         if matches!(arg.kind, ExprKind::Const(_)) && is_scalar(c, p.ty) {
@@ -956,15 +961,20 @@ fn extern_call(
     args: &[Option<ir::Expr>],
     result: Option<Place>,
 ) -> Result<Op, CompileError> {
-    let (name, instance) = match callee {
-        Callee::ExternFunction { name, .. } => (name.as_str(), None),
+    let own_path = c.instances.as_ref().map_or("", |i| i.path.as_str());
+    // The path of the block instance whose state the call uses: the
+    // caller's, or where an instance passed as a parameter was declared.
+    let (name, instance, path) = match callee {
+        Callee::ExternFunction { name, .. } => (name.as_str(), None, own_path.to_string()),
         Callee::ExternMethod { receiver, name, .. } => match &receiver.kind {
-            ExprKind::Instance(i) => (name.as_str(), Some(*i)),
-            _ => {
-                return Err(CompileError::Unsupported(
-                    "a method of an extern passed as a parameter",
-                ));
+            ExprKind::Instance(i) => (name.as_str(), Some(*i), own_path.to_string()),
+            ExprKind::Var(v) => {
+                let b = c.bound.get(v).ok_or(CompileError::Unsupported(
+                    "a method of an extern parameter bound to no instance",
+                ))?;
+                (name.as_str(), Some(b.instance), b.owner.clone())
             }
+            _ => return Err(CompileError::Unsupported("a method of this receiver")),
         },
         _ => return Err(CompileError::Unsupported("this call")),
     };
@@ -993,7 +1003,7 @@ fn extern_call(
     let site = crate::externs::CallSite {
         name,
         instance,
-        path: c.instances.as_ref().map_or("", |i| i.path.as_str()),
+        path: &path,
         args: &args,
     };
     let id = resolver
@@ -1287,21 +1297,29 @@ fn nested_apply(
     receiver: &ir::Expr,
     args: &[Option<ir::Expr>],
 ) -> Result<Op, CompileError> {
-    let ExprKind::Instance(inst) = receiver.kind else {
-        return Err(CompileError::Unsupported(
-            "apply of a parser or control passed as a parameter",
-        ));
-    };
     let ctx = c.instances.clone().ok_or(CompileError::Unsupported(
         "nested apply without the instance tree",
     ))?;
     let program = c.program;
+    // The instance and its path: declared here, or passed as a parameter.
+    let (inst, path) = match &receiver.kind {
+        ExprKind::Instance(i) => {
+            let name = &program.instances[i.0 as usize].name;
+            (*i, format!("{}.{name}", ctx.path))
+        }
+        ExprKind::Var(v) => {
+            let b = c.bound.get(v).ok_or(CompileError::Unsupported(
+                "apply of a parser or control parameter bound to no instance",
+            ))?;
+            (b.instance, b.path(program))
+        }
+        _ => return Err(CompileError::Unsupported("apply of this receiver")),
+    };
     let instance = &program.instances[inst.0 as usize];
     let ir::InstanceOf::Block(b) = instance.of else {
         return Err(CompileError::Unsupported("apply of a non-block instance"));
     };
     let block = &program.blocks[b.0 as usize];
-    let path = format!("{}.{}", ctx.path, instance.name);
     let frame = ctx
         .plan
         .instance_frame(&path)
@@ -1324,6 +1342,11 @@ fn nested_apply(
     for (p, arg) in block.params.iter().zip(args) {
         let Some(arg) = arg else { continue };
         if is_packet_in(&program.types, p.ty) || is_packet_out(&program.types, p.ty) {
+            continue;
+        }
+        // An extern passed in: the child calls it where it was declared.
+        if let Some(bound) = crate::bind::bound_arg(program, &c.bound, &ctx.path, arg) {
+            child.bound.insert(p.var, bound);
             continue;
         }
         let param = ir::Expr {
@@ -1375,7 +1398,7 @@ fn resolved_ctor_args(program: &ir::Program, path: &str) -> Option<Vec<ir::Expr>
     let mut bound: std::collections::HashMap<ir::VarId, ir::Expr> = Default::default();
     let mut args = Vec::new();
     for name in path.split('.') {
-        current = child_instance(program, current, name)?;
+        current = program.child_named(current, name)?;
         let inst = &program.instances[current.0 as usize];
         args = inst
             .args
@@ -1395,28 +1418,6 @@ fn resolved_ctor_args(program: &ir::Program, path: &str) -> Option<Vec<ir::Expr>
         }
     }
     Some(args)
-}
-
-/// The instance named `name` that `parent` holds: one passed to its
-/// constructor, or (for a block) one it declares.
-fn child_instance(
-    program: &ir::Program,
-    parent: ir::InstanceId,
-    name: &str,
-) -> Option<ir::InstanceId> {
-    let inst = &program.instances[parent.0 as usize];
-    let declared: &[ir::InstanceId] = match inst.of {
-        ir::InstanceOf::Block(b) => &program.blocks[b.0 as usize].instances,
-        _ => &[],
-    };
-    inst.args
-        .iter()
-        .filter_map(|a| match a.kind {
-            ExprKind::Instance(i) => Some(i),
-            _ => None,
-        })
-        .chain(declared.iter().copied())
-        .find(|i| program.instances[i.0 as usize].name == name)
 }
 
 /// A direct call `a(args)`: arguments are copied into the parameters,

@@ -1,6 +1,7 @@
 //! The Janus behavioural model engine: executes the front end's IR,
 //! independent of any architecture (v1model and others sit on top).
 
+pub mod bind;
 pub mod env;
 pub mod eval;
 pub mod exec;

@@ -476,7 +476,6 @@ impl Program {
     }
 
     fn visit_instance(&self, id: InstanceId, path: String, out: &mut Vec<(BlockId, String)>) {
-        let inst = &self.instances[id.0 as usize];
         let child_path = |name: &str| {
             if path.is_empty() {
                 name.to_string()
@@ -484,26 +483,45 @@ impl Program {
                 format!("{path}.{name}")
             }
         };
-        let args = inst.args.iter().filter_map(|a| match a.kind {
-            ExprKind::Instance(child) => Some(child),
+        match self.instances[id.0 as usize].of {
+            InstanceOf::Block(b) => out.push((b, path.clone())),
+            InstanceOf::Extern { .. } => return,
+            InstanceOf::Package { .. } => {}
+        }
+        for child in self.child_instances(id) {
+            let name = &self.instances[child.0 as usize].name;
+            self.visit_instance(child, child_path(name), out);
+        }
+    }
+
+    /// The instances that `parent` holds, in instance-tree order: those
+    /// created in its constructor call (`Twice(AddOne()) t;`), then, for a
+    /// block, those it declares. An instance declared in a block and passed
+    /// by name (`Twice(one) t;`) belongs to the block that declares it, so
+    /// it is not a child of the instance it is passed to: one instance, one
+    /// path, one copy of its state.
+    pub fn child_instances(&self, parent: InstanceId) -> Vec<InstanceId> {
+        let inst = &self.instances[parent.0 as usize];
+        let declared: &[InstanceId] = match inst.of {
+            InstanceOf::Block(b) => &self.blocks[b.0 as usize].instances,
+            _ => &[],
+        };
+        let passed = inst.args.iter().filter_map(|a| match a.kind {
+            ExprKind::Instance(child) if !self.declared_in_a_block(child) => Some(child),
             _ => None,
         });
-        match &inst.of {
-            InstanceOf::Package { .. } => {
-                for child in args {
-                    let name = &self.instances[child.0 as usize].name;
-                    self.visit_instance(child, child_path(name), out);
-                }
-            }
-            InstanceOf::Block(b) => {
-                out.push((*b, path.clone()));
-                let locals = self.blocks[b.0 as usize].instances.iter().copied();
-                for child in args.chain(locals) {
-                    let name = &self.instances[child.0 as usize].name;
-                    self.visit_instance(child, format!("{path}.{name}"), out);
-                }
-            }
-            InstanceOf::Extern { .. } => {}
-        }
+        passed.chain(declared.iter().copied()).collect()
+    }
+
+    /// The child of `parent` (see [`Self::child_instances`]) named `name`.
+    pub fn child_named(&self, parent: InstanceId, name: &str) -> Option<InstanceId> {
+        self.child_instances(parent)
+            .into_iter()
+            .find(|i| self.instances[i.0 as usize].name == name)
+    }
+
+    /// Whether instance `i` is declared in (owned by) a parser or control.
+    pub fn declared_in_a_block(&self, i: InstanceId) -> bool {
+        self.blocks.iter().any(|b| b.instances.contains(&i))
     }
 }

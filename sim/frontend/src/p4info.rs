@@ -660,7 +660,7 @@ fn ctor_values(p: &ir::Program, path: &str) -> HashMap<ir::VarId, ir::Value> {
         return values;
     };
     for name in path.split('.') {
-        let Some(child) = child_instance(p, current, name) else {
+        let Some(child) = p.child_named(current, name) else {
             return HashMap::new();
         };
         let inst = &p.instances[child.0 as usize];
@@ -676,24 +676,6 @@ fn ctor_values(p: &ir::Program, path: &str) -> HashMap<ir::VarId, ir::Value> {
         current = child;
     }
     values
-}
-
-/// The instance named `name` that `parent` holds: passed to its
-/// constructor, or (for a block) declared in it.
-fn child_instance(p: &ir::Program, parent: ir::InstanceId, name: &str) -> Option<ir::InstanceId> {
-    let inst = &p.instances[parent.0 as usize];
-    let declared: &[ir::InstanceId] = match inst.of {
-        InstanceOf::Block(b) => &p.blocks[b.0 as usize].instances,
-        _ => &[],
-    };
-    inst.args
-        .iter()
-        .filter_map(|a| match a.kind {
-            ExprKind::Instance(i) => Some(i),
-            _ => None,
-        })
-        .chain(declared.iter().copied())
-        .find(|i| p.instances[i.0 as usize].name == name)
 }
 
 fn const_value(e: &ir::Expr) -> Option<u64> {

@@ -306,3 +306,68 @@ fn nested_instances_are_named_by_path() {
     // Each table instance refers to its own copy of the action.
     assert_ne!(i.tables[1].action_refs[0].id, i.tables[2].action_refs[0].id);
 }
+
+#[test]
+fn an_instance_passed_by_name_keeps_the_name_where_it_was_declared() {
+    let src = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/p4/valid/p10_control_ctor_shared.p4"),
+    )
+    .expect("corpus program");
+    let c = compile_source("shared.p4", src, &Options::default());
+    assert!(!c.has_errors(), "{}", c.render(false));
+    let program = c.program().expect("program");
+    let paths: Vec<String> = program
+        .instance_paths()
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect();
+    // `tally` is passed to `a` and `b` but lives once, in I.
+    assert!(
+        paths
+            .iter()
+            .filter(|p| p.ends_with("tally"))
+            .eq(["I.tally"].iter())
+    );
+    let i = p4info::build(program);
+    let tables: Vec<&str> = i.tables.iter().map(|t| t.preamble.name.as_str()).collect();
+    assert_eq!(tables, ["I.tally.bonus"]);
+    let counters: Vec<&str> = i
+        .counters
+        .iter()
+        .map(|c| c.preamble.name.as_str())
+        .collect();
+    assert_eq!(counters, ["I.tally.c"]);
+    let registers: Vec<&str> = i
+        .registers
+        .iter()
+        .map(|r| r.preamble.name.as_str())
+        .collect();
+    assert_eq!(registers, ["I.tally.r"]);
+}
+
+#[test]
+fn an_instance_created_in_a_constructor_call_is_named_under_its_receiver() {
+    let src = r#"
+#include <core.p4>
+control Step(inout bit<8> x);
+control AddOne(inout bit<8> x) {
+    action inc() { x = x + 1; }
+    table t { actions = { inc; } default_action = inc(); }
+    apply { t.apply(); }
+}
+control Twice(inout bit<8> x)(Step f) { apply { f.apply(x); f.apply(x); } }
+control Ing(inout bit<8> x) {
+    Twice(AddOne()) twice;
+    apply { twice.apply(x); }
+}
+control Ct(inout bit<8> x);
+package Pkg(Ct c);
+Pkg(Ing()) main;
+"#;
+    let c = compile_source("anon.p4", src.into(), &Options::default());
+    assert!(!c.has_errors(), "{}", c.render(false));
+    let i = p4info::build(c.program().expect("program"));
+    let tables: Vec<&str> = i.tables.iter().map(|t| t.preamble.name.as_str()).collect();
+    assert_eq!(tables, ["Ing.twice.AddOne.t"]);
+}

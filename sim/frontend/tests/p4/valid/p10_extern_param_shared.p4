@@ -1,0 +1,48 @@
+// One register and one counter, declared in the ingress, passed as apply
+// arguments to three control instances (of two controls): every call
+// reaches the ingress's single copy, which the control plane names
+// I.seen and I.hits.
+#include <core.p4>
+#include <v1model.p4>
+header eth_h { bit<48> dst; bit<48> src; bit<16> etype; }
+struct hdrs_t { eth_h eth; }
+struct meta_t { }
+parser P(packet_in pkt, out hdrs_t h, inout meta_t m, inout standard_metadata_t sm) {
+    state start { pkt.extract(h.eth); transition accept; }
+}
+control VC(inout hdrs_t h, inout meta_t m) { apply { } }
+control Bump(register<bit<8>> r, counter c) {
+    apply {
+        bit<8> v;
+        r.read(v, 0);
+        r.write(0, v + 1);
+        c.count(1);
+    }
+}
+control Double(register<bit<8>> r) {
+    apply {
+        bit<8> v;
+        r.read(v, 0);
+        r.write(0, v << 1);
+    }
+}
+control I(inout hdrs_t h, inout meta_t m, inout standard_metadata_t sm) {
+    register<bit<8>>(1) seen;
+    counter(2, CounterType.packets) hits;
+    Bump() first;
+    Double() double;
+    Bump() last;
+    apply {
+        first.apply(seen, hits);
+        double.apply(seen);
+        last.apply(seen, hits);
+        bit<8> v;
+        seen.read(v, 0);
+        h.eth.src[7:0] = v;
+        sm.egress_spec = 1;
+    }
+}
+control E(inout hdrs_t h, inout meta_t m, inout standard_metadata_t sm) { apply { } }
+control CC(inout hdrs_t h, inout meta_t m) { apply { } }
+control D(packet_out pkt, in hdrs_t h) { apply { pkt.emit(h.eth); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
