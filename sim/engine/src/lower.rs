@@ -24,54 +24,6 @@ use janus_p4::ir::{
 use janus_p4::source::Span;
 use janus_p4::types::{TyId, TypeTable};
 
-/// The operands of an expression, in evaluation order:
-/// `children!(&mut e.kind, as_mut, iter_mut)` or `children!(&e.kind, as_ref, iter)`.
-macro_rules! children {
-    ($kind:expr, $as:ident, $iter:ident) => {
-        match $kind {
-            ExprKind::Field(a, _)
-            | ExprKind::Slice(a, ..)
-            | ExprKind::StackNext(a)
-            | ExprKind::StackLast(a)
-            | ExprKind::StackLastIndex(a)
-            | ExprKind::Unary(_, a)
-            | ExprKind::Cast(a)
-            | ExprKind::TableHit(a)
-            | ExprKind::TableMiss(a)
-            | ExprKind::ActionRun(a) => vec![a.$as()],
-            ExprKind::Index(a, b)
-            | ExprKind::Binary(_, a, b)
-            | ExprKind::Mask(a, b)
-            | ExprKind::Range(a, b) => vec![a.$as(), b.$as()],
-            ExprKind::Ternary(c, x, y) => vec![c.$as(), x.$as(), y.$as()],
-            ExprKind::List(parts) => parts.$iter().collect(),
-            // A built-in method's receiver (`f().isValid()`) is evaluated
-            // before the arguments.
-            ExprKind::Call(Callee::Builtin { receiver, .. }, args) => {
-                std::iter::once(receiver.$as())
-                    .chain(args.$iter().flatten())
-                    .collect()
-            }
-            ExprKind::Call(_, args) => args.$iter().flatten().collect(),
-            ExprKind::Const(_)
-            | ExprKind::Var(_)
-            | ExprKind::Instance(_)
-            | ExprKind::ValueSet(_)
-            | ExprKind::Default
-            | ExprKind::DontCare
-            | ExprKind::InvalidHeader => Vec::new(),
-        }
-    };
-}
-
-fn children(e: &mut Expr) -> Vec<&mut Expr> {
-    children!(&mut e.kind, as_mut, iter_mut)
-}
-
-fn children_ref(e: &Expr) -> Vec<&Expr> {
-    children!(&e.kind, as_ref, iter)
-}
-
 mod ctor_args;
 mod for_in;
 mod generics;
@@ -278,11 +230,11 @@ impl Lowerer<'_> {
             }
             // Operands of an operator or a list are values: copyable.
             ExprKind::Binary(..) | ExprKind::List(_) => {
-                let ops = children(e).into_iter().map(|c| (c, true)).collect();
+                let ops = e.operands_mut().into_iter().map(|c| (c, true)).collect();
                 self.operands(ops, pre);
             }
             _ => {
-                for child in children(e) {
+                for child in e.operands_mut() {
                     self.expr(child, pre);
                 }
             }
@@ -331,7 +283,7 @@ impl Lowerer<'_> {
             || match &e.kind {
                 ExprKind::Binary(BinOp::And | BinOp::Or, _, b) if self.has_effects(b) => true,
                 ExprKind::Ternary(_, x, y) if self.has_effects(x) || self.has_effects(y) => true,
-                _ => children_ref(e).iter().any(|c| self.has_calls(c)),
+                _ => e.operands().iter().any(|c| self.has_calls(c)),
             }
     }
 
@@ -341,7 +293,7 @@ impl Lowerer<'_> {
             e.kind,
             ExprKind::TableHit(_) | ExprKind::TableMiss(_) | ExprKind::ActionRun(_)
         ) || self.is_value_call(e)
-            || children_ref(e).iter().any(|c| self.has_effects(c))
+            || e.operands().iter().any(|c| self.has_effects(c))
     }
 
     fn stmt_has_calls(&self, s: &Stmt) -> bool {

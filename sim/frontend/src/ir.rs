@@ -136,6 +136,61 @@ pub struct Expr {
     pub span: Span,
 }
 
+/// The operands of an expression kind, in evaluation order (see
+/// [`Expr::operands`]).
+macro_rules! operands {
+    ($kind:expr, $as:ident, $iter:ident) => {
+        match $kind {
+            ExprKind::Field(a, _)
+            | ExprKind::Slice(a, ..)
+            | ExprKind::StackNext(a)
+            | ExprKind::StackLast(a)
+            | ExprKind::StackLastIndex(a)
+            | ExprKind::Unary(_, a)
+            | ExprKind::Cast(a)
+            | ExprKind::TableHit(a)
+            | ExprKind::TableMiss(a)
+            | ExprKind::ActionRun(a) => vec![a.$as()],
+            ExprKind::Index(a, b)
+            | ExprKind::Binary(_, a, b)
+            | ExprKind::Mask(a, b)
+            | ExprKind::Range(a, b) => vec![a.$as(), b.$as()],
+            ExprKind::Ternary(c, x, y) => vec![c.$as(), x.$as(), y.$as()],
+            ExprKind::List(parts) => parts.$iter().collect(),
+            // A built-in method's receiver (`f().isValid()`) is evaluated
+            // before the arguments.
+            ExprKind::Call(Callee::Builtin { receiver, .. }, args) => {
+                std::iter::once(receiver.$as())
+                    .chain(args.$iter().flatten())
+                    .collect()
+            }
+            ExprKind::Call(_, args) => args.$iter().flatten().collect(),
+            ExprKind::Const(_)
+            | ExprKind::Var(_)
+            | ExprKind::Instance(_)
+            | ExprKind::ValueSet(_)
+            | ExprKind::Default
+            | ExprKind::DontCare
+            | ExprKind::InvalidHeader => Vec::new(),
+        }
+    };
+}
+
+impl Expr {
+    /// The expressions this one evaluates as its operands, in evaluation
+    /// order: a built-in method's receiver (`f().isValid()`) before the
+    /// arguments. Receivers of extern methods and block applies name
+    /// instances, not values, and are not operands.
+    pub fn operands(&self) -> Vec<&Expr> {
+        operands!(&self.kind, as_ref, iter)
+    }
+
+    /// [`Expr::operands`], mutable.
+    pub fn operands_mut(&mut self) -> Vec<&mut Expr> {
+        operands!(&mut self.kind, as_mut, iter_mut)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExprKind {
     Const(Value),

@@ -121,56 +121,15 @@ impl Visitor {
             _ if e.ty == self.sm_ty => self.reads.all = true,
             _ => {}
         }
-        for c in children(e) {
+        for c in e.operands() {
             self.expr(c);
         }
     }
 
     /// The parts of the base of a field access, which are visited as usual.
     fn children_of_base(&mut self, base: &Expr) {
-        for c in children(base) {
+        for c in base.operands() {
             self.expr(c);
-        }
-    }
-}
-
-/// The expressions directly inside `e`.
-fn children(e: &Expr) -> Vec<&Expr> {
-    match &e.kind {
-        ExprKind::Const(_)
-        | ExprKind::Var(_)
-        | ExprKind::Instance(_)
-        | ExprKind::ValueSet(_)
-        | ExprKind::Default
-        | ExprKind::DontCare
-        | ExprKind::InvalidHeader => Vec::new(),
-        ExprKind::Field(a, _)
-        | ExprKind::Slice(a, ..)
-        | ExprKind::StackNext(a)
-        | ExprKind::StackLast(a)
-        | ExprKind::StackLastIndex(a)
-        | ExprKind::Unary(_, a)
-        | ExprKind::Cast(a)
-        | ExprKind::TableHit(a)
-        | ExprKind::TableMiss(a)
-        | ExprKind::ActionRun(a) => vec![a],
-        ExprKind::Index(a, b)
-        | ExprKind::Binary(_, a, b)
-        | ExprKind::Mask(a, b)
-        | ExprKind::Range(a, b) => vec![a, b],
-        ExprKind::Ternary(a, b, c) => vec![a, b, c],
-        ExprKind::List(parts) => parts.iter().collect(),
-        ExprKind::Call(callee, args) => {
-            let receiver = match callee {
-                Callee::ExternMethod { receiver, .. }
-                | Callee::Builtin { receiver, .. }
-                | Callee::BlockApply(receiver) => Some(&**receiver),
-                Callee::Action(_)
-                | Callee::Function(_)
-                | Callee::ExternFunction { .. }
-                | Callee::TableApply(_) => None,
-            };
-            receiver.into_iter().chain(args.iter().flatten()).collect()
         }
     }
 }

@@ -95,7 +95,7 @@ fn substitute(e: &mut Expr, values: &HashMap<VarId, Value>) {
         e.kind = ExprKind::Const(value.clone());
         return;
     }
-    for child in super::children(e) {
+    for child in e.operands_mut() {
         substitute(child, values);
     }
 }

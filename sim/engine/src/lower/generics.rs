@@ -231,7 +231,7 @@ impl Instantiator {
     }
 
     fn expr(&mut self, p: &mut Program, e: &mut Expr) {
-        for child in super::children(e) {
+        for child in e.operands_mut() {
             self.expr(p, child);
         }
         if let ExprKind::Call(Callee::Function(f), args) = &mut e.kind
@@ -682,7 +682,7 @@ impl<'a> Copier<'a> {
             ExprKind::Call(callee, _) => self.callee(callee),
             _ => {}
         }
-        for child in super::children(e) {
+        for child in e.operands_mut() {
             self.expr(child);
         }
     }

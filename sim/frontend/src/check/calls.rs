@@ -792,6 +792,51 @@ impl Checker<'_> {
         self.coerce(v, pty)
     }
 
+    /// Places named arguments (`f(y = 2, x = 1)`) into `slots`, where slot
+    /// `i` is parameter `first + i`; a name that is no such parameter gets
+    /// the error `unknown` gives. All arguments must be named.
+    pub(super) fn place_named<'b>(
+        &mut self,
+        params: &[ParamSig],
+        args: &'b [ast::Arg],
+        first: usize,
+        slots: &mut [Option<&'b ast::Arg>],
+        unknown: impl Fn(&str) -> (Code, String),
+    ) -> Option<()> {
+        for a in args {
+            let Some(n) = &a.name else {
+                self.error(
+                    Code::ArgumentCount,
+                    a.value.span,
+                    "either all arguments are named or none",
+                );
+                return None;
+            };
+            let slot = params
+                .iter()
+                .position(|p| p.name == n.name)
+                .and_then(|i| i.checked_sub(first))
+                .filter(|&i| i < slots.len());
+            match slot {
+                Some(i) if slots[i].is_none() => slots[i] = Some(a),
+                Some(_) => {
+                    self.error(
+                        Code::ArgumentCount,
+                        n.span,
+                        format!("argument `{}` is given twice", n.name),
+                    );
+                    return None;
+                }
+                None => {
+                    let (code, message) = unknown(&n.name);
+                    self.error(code, n.span, message);
+                    return None;
+                }
+            }
+        }
+        Some(())
+    }
+
     fn map_args<'b>(
         &mut self,
         params: &[ParamSig],
@@ -802,35 +847,12 @@ impl Checker<'_> {
         let mut slots: Vec<Option<&ast::Arg>> = vec![None; params.len()];
         let named = args.iter().any(|a| a.name.is_some());
         if named {
-            for a in args {
-                let Some(n) = &a.name else {
-                    self.error(
-                        Code::ArgumentCount,
-                        a.value.span,
-                        "either all arguments are named or none",
-                    );
-                    return None;
-                };
-                match params.iter().position(|p| p.name == n.name) {
-                    Some(i) if slots[i].is_none() => slots[i] = Some(a),
-                    Some(_) => {
-                        self.error(
-                            Code::ArgumentCount,
-                            n.span,
-                            format!("argument `{}` is given twice", n.name),
-                        );
-                        return None;
-                    }
-                    None => {
-                        self.error(
-                            Code::ArgumentCount,
-                            n.span,
-                            format!("`{what}` has no parameter `{}`", n.name),
-                        );
-                        return None;
-                    }
-                }
-            }
+            self.place_named(params, args, 0, &mut slots, |name| {
+                (
+                    Code::ArgumentCount,
+                    format!("`{what}` has no parameter `{name}`"),
+                )
+            })?;
         } else {
             if args.len() > params.len() {
                 self.error(

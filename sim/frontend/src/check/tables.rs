@@ -340,40 +340,12 @@ impl Checker<'_> {
             return Some(args.iter().collect());
         }
         let mut slots: Vec<Option<&ast::Arg>> = vec![None; args.len()];
-        for a in args {
-            let Some(n) = &a.name else {
-                self.error(
-                    Code::ArgumentCount,
-                    a.value.span,
-                    "either all arguments are named or none",
-                );
-                return None;
-            };
-            let slot = params
-                .iter()
-                .position(|p| p.name == n.name)
-                .and_then(|i| i.checked_sub(first))
-                .filter(|&i| i < slots.len());
-            match slot {
-                Some(i) if slots[i].is_none() => slots[i] = Some(a),
-                Some(_) => {
-                    self.error(
-                        Code::ArgumentCount,
-                        n.span,
-                        format!("argument `{}` is given twice", n.name),
-                    );
-                    return None;
-                }
-                None => {
-                    self.error(
-                        Code::ActionArguments,
-                        n.span,
-                        format!("no parameter `{}` takes an argument here", n.name),
-                    );
-                    return None;
-                }
-            }
-        }
+        self.place_named(params, args, first, &mut slots, |name| {
+            (
+                Code::ActionArguments,
+                format!("no parameter `{name}` takes an argument here"),
+            )
+        })?;
         slots.into_iter().collect()
     }
 
