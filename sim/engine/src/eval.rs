@@ -27,6 +27,12 @@ pub enum CompileError {
     Unsupported(&'static str),
     #[error("the architecture does not implement extern `{0}`")]
     UnknownExtern(String),
+    /// A block's scalar constructor argument that did not fold once the
+    /// enclosing instance's arguments were bound.
+    #[error(
+        "the argument for constructor parameter `{0}` is not a compile-time constant (e.g. a division by zero)"
+    )]
+    NotConstant(String),
 }
 
 /// Where a value lives in the arena.

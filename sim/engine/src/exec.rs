@@ -297,8 +297,9 @@ pub fn compile_control(
 }
 
 /// What runs as a parser or control instance starts: its scalar
-/// constructor parameters take the instance's (constant) arguments, then
-/// its local declarations run. Constructor parameters naming instances
+/// constructor parameters take the instance's (constant) arguments (an
+/// argument that is not a constant is an error), then its local
+/// declarations run. Constructor parameters naming instances
 /// are bound to them in `c` first (see [`crate::bind`]).
 pub fn block_prologue(
     c: &mut Compiler<'_>,
@@ -311,7 +312,12 @@ pub fn block_prologue(
     }
     let mut ops = Vec::new();
     for (p, arg) in block.ctor_params.iter().zip(ctor_args) {
-        if matches!(arg.kind, ExprKind::Const(_)) && is_scalar(c, p.ty) {
+        if is_scalar(c, p.ty) {
+            // Lowering folds every argument it can bind; one left open did
+            // not fold (e.g. `Adder(8w1 / n)` with `n` bound to 0).
+            if !matches!(arg.kind, ExprKind::Const(_)) {
+                return Err(CompileError::NotConstant(p.name.clone()));
+            }
             let param = ir::Expr {
                 ty: p.ty,
                 kind: ExprKind::Var(p.var),

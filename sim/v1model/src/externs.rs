@@ -499,8 +499,42 @@ pub(crate) struct V1Externs {
     colour_targets: RefCell<Vec<(StateId, u32, u32)>>,
 }
 
+/// The most cells a counter, meter or register array, or a table's direct
+/// meter, may have: each is allocated whole when the program loads.
+pub const MAX_CELLS: usize = 1 << 24;
+
+/// A counter, meter or register array the simulator cannot hold.
+#[derive(Debug, thiserror::Error)]
+pub enum SizeError {
+    /// The size argument (of the extern named here) did not fold once its
+    /// block's constructor arguments were bound.
+    #[error("`{0}`: the size is not a compile-time constant (e.g. a division by zero)")]
+    NotConstant(String),
+    /// More than [`MAX_CELLS`] cells.
+    #[error("`{name}` has {cells} cells; the simulator holds at most {MAX_CELLS}")]
+    TooLarge { name: String, cells: String },
+}
+
+/// The cell count of the counter, meter or register `inst` (named `name`):
+/// its first argument. `in_block` tells whether the instance was placed in
+/// a block instance: one that was not may be the unused original of a
+/// block copied per constructor arguments, whose size is still open.
+fn cells(inst: &ir::Instance, name: &str, in_block: bool) -> Result<usize, SizeError> {
+    match inst.args.first().map(|a| &a.kind) {
+        Some(ir::ExprKind::Const(ir::Value::Int(n))) => match usize::try_from(n) {
+            Ok(c) if c <= MAX_CELLS => Ok(c),
+            _ => Err(SizeError::TooLarge {
+                name: name.to_string(),
+                cells: n.to_string(),
+            }),
+        },
+        Some(_) if in_block => Err(SizeError::NotConstant(name.to_string())),
+        _ => Ok(0),
+    }
+}
+
 impl V1Externs {
-    pub fn new(p: &ir::Program, shared: Shared) -> V1Externs {
+    pub fn new(p: &ir::Program, shared: Shared) -> Result<V1Externs, SizeError> {
         let kinds = p
             .instances
             .iter()
@@ -510,10 +544,6 @@ impl V1Externs {
                 _ => None,
             })
             .collect();
-        let size = |inst: &ir::Instance| match inst.args.first().map(|a| &a.kind) {
-            Some(ir::ExprKind::Const(ir::Value::Int(n))) => usize::try_from(n).unwrap_or(0),
-            _ => 0,
-        };
         // Each extern declared in a block gets state per instance of the
         // block; the others (declared at top level) once.
         let mut placed: Vec<(String, InstanceId, String)> = Vec::new();
@@ -539,18 +569,19 @@ impl V1Externs {
         for (path, i, name) in placed {
             let inst = &p.instances[i.0 as usize];
             let id = states.len() as StateId;
+            let in_block = !path.is_empty();
+            let size = |inst: &ir::Instance| cells(inst, &name, in_block);
             states.insert((path, i), id);
-            names.insert(name, id);
             match &inst.of {
                 InstanceOf::Extern { name } if name == "counter" => {
-                    counters[id as usize] = Some(vec![(0, 0); size(inst)]);
+                    counters[id as usize] = Some(vec![(0, 0); size(inst)?]);
                 }
                 InstanceOf::Extern { name } if name == "direct_counter" => {
                     counters[id as usize] = Some(vec![(0, 0); 1]);
                 }
                 InstanceOf::Extern { name } if name == "meter" || name == "direct_meter" => {
                     let (cells, type_arg) = if name == "meter" {
-                        (size(inst), inst.args.get(1))
+                        (size(inst)?, inst.args.get(1))
                     } else {
                         (1, inst.args.first())
                     };
@@ -573,12 +604,13 @@ impl V1Externs {
                             .map_or(32, |(w, _)| w),
                         _ => 32,
                     };
-                    registers[id as usize] = Some(vec![Bits::zero(width, false); size(inst)]);
+                    registers[id as usize] = Some(vec![Bits::zero(width, false); size(inst)?]);
                 }
                 _ => {}
             }
+            names.insert(name, id);
         }
-        V1Externs {
+        Ok(V1Externs {
             calls: RefCell::new(Vec::new()),
             kinds,
             std: shared.std,
@@ -610,7 +642,7 @@ impl V1Externs {
             },
             data_lists: RefCell::new(Vec::new()),
             colour_targets: RefCell::new(Vec::new()),
-        }
+        })
     }
 
     /// Packets and bytes counted by `counter` instance `id` at `index`.
@@ -656,14 +688,28 @@ impl V1Externs {
 impl V1Externs {
     /// Gives the direct meter `inst` (declared in the block at `path`) one
     /// cell per entry of the table in `slot`, which holds up to `entries`.
-    pub fn attach_direct_meter(&mut self, path: &str, inst: InstanceId, slot: u32, entries: usize) {
+    pub fn attach_direct_meter(
+        &mut self,
+        path: &str,
+        inst: InstanceId,
+        slot: u32,
+        entries: usize,
+    ) -> Result<(), SizeError> {
         let Some(id) = self.state_of(path, inst) else {
-            return;
+            return Ok(());
         };
         if let Some(m) = self.meters.get_mut(id as usize).and_then(Option::as_mut) {
+            if entries > MAX_CELLS {
+                let name = self.names.iter().find(|(_, i)| **i == id).map(|(n, _)| n);
+                return Err(SizeError::TooLarge {
+                    name: name.cloned().unwrap_or_default(),
+                    cells: entries.to_string(),
+                });
+            }
             m.cells = vec![Meter::default(); entries];
             m.direct_slot = Some(slot);
         }
+        Ok(())
     }
 
     /// The field lists made from the `data` arguments of deprecated calls:
@@ -2005,7 +2051,8 @@ mod tests {
             let mut externs = V1Externs::new(&ir::Program::default(), Shared {
                 std: StdMeta::default(),
                 arena_bytes: 64,
-            });
+            })
+            .expect("no externs");
             for algo in ALGOS {
                 let in_place = run_in_place(algo, Some(&arg), &arena, &payload);
                 prop_assert_eq!(in_place.is_some(), aligned);

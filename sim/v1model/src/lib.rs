@@ -15,7 +15,7 @@ mod packet;
 mod reads;
 pub mod stf;
 
-pub use externs::MAX_PENDING_DIGESTS;
+pub use externs::{MAX_CELLS, MAX_PENDING_DIGESTS, SizeError};
 use externs::{Shared, V1Externs};
 use janus_engine::env::ApplyResult;
 use janus_engine::eval::{CompileError, Compiler};
@@ -42,6 +42,8 @@ pub enum LoadError {
     Layout(#[from] janus_engine::layout::LayoutError),
     #[error("{block}: {error}")]
     Compile { block: String, error: CompileError },
+    #[error(transparent)]
+    Size(#[from] externs::SizeError),
 }
 
 /// A table of the running pipeline, as the control plane sees it.
@@ -456,11 +458,11 @@ impl V1Switch {
                 tables.push(state);
             }
         }
-        let mut externs = V1Externs::new(&program, Shared { std, arena_bytes });
+        let mut externs = V1Externs::new(&program, Shared { std, arena_bytes })?;
         for ((path, t), &slot) in &slots {
             if let Some(inst) = program.tables[t.0 as usize].direct_meter {
                 let entries = tables[slot as usize].max_size;
-                externs.attach_direct_meter(path, inst, slot, entries);
+                externs.attach_direct_meter(path, inst, slot, entries)?;
             }
         }
         let mut compiled: Vec<Vec<Op>> = Vec::with_capacity(6);

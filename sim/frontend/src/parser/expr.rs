@@ -107,7 +107,7 @@ impl Parser<'_> {
         };
         if let Some(op) = op {
             self.bump();
-            let e = self.unary()?;
+            let e = self.nested(|p| p.unary())?;
             return Ok(Expr::new(
                 ExprKind::Unary(op, Box::new(e)),
                 self.span_from(lo),
@@ -116,7 +116,7 @@ impl Parser<'_> {
         if self.is_punct(Punct::LParen)
             && let Some(ty) = self.attempt(|p| p.cast_prefix())
         {
-            let e = self.unary()?;
+            let e = self.nested(|p| p.unary())?;
             return Ok(Expr::new(
                 ExprKind::Cast(ty, Box::new(e)),
                 self.span_from(lo),
@@ -280,14 +280,18 @@ impl Parser<'_> {
     }
 
     fn postfix(&mut self, mut e: Expr, lo: u32) -> PResult<Expr> {
+        // `a.b[0].c ...` nests to the left: each link is one level (the
+        // enclosing `binary` restores the depth).
         loop {
             match self.kind() {
                 TokenKind::Punct(Punct::Dot) => {
+                    self.enter()?;
                     self.bump();
                     let m = self.member_name()?;
                     e = Expr::new(ExprKind::Member(Box::new(e), m), self.span_from(lo));
                 }
                 TokenKind::Punct(Punct::LBracket) => {
+                    self.enter()?;
                     self.bump();
                     let hi = self.expr()?;
                     if self.eat_punct(Punct::Colon) {
@@ -306,6 +310,7 @@ impl Parser<'_> {
                     }
                 }
                 TokenKind::Punct(Punct::LParen) => {
+                    self.enter()?;
                     let args = self.args()?;
                     e = Expr::new(
                         ExprKind::Call {
@@ -329,6 +334,7 @@ impl Parser<'_> {
                     }) else {
                         return Ok(e);
                     };
+                    self.enter()?;
                     let args = self.args()?;
                     e = Expr::new(
                         ExprKind::Call {

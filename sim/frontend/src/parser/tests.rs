@@ -449,7 +449,18 @@ fn deep_nesting_is_an_error_not_a_crash() {
     );
     let long_chain = format!("const bit<8> y = 1{};", " + 1".repeat(100_000));
     let deep_blocks = format!("control C() {{ apply {{ {} }} }}", "{ ".repeat(100_000));
-    for src in [deep_parens, long_chain, deep_blocks] {
+    // Prefix operators, casts and postfix links nest one level each.
+    let prefix = |op: &str| format!("const bit<8> z = {}8w1;", op.repeat(300_000));
+    let postfix = |link: &str| format!("const bit<8> w = x{};", link.repeat(300_000));
+    let mut sources = vec![deep_parens, long_chain, deep_blocks];
+    sources.extend(["-", "~", "!", "+ ", "(bit<8>)"].map(prefix));
+    sources.extend([".f", "[0]", "[7:0]", "()", ".f<bit<8>>()"].map(postfix));
+    sources.push(format!(
+        "typedef {}bit<8>{} T;",
+        "tuple<".repeat(300_000),
+        ">".repeat(300_000)
+    ));
+    for src in sources {
         // Through the driver, which gives the front end a large stack.
         let c = crate::driver::compile_source("deep.p4", src, &Default::default());
         assert!(

@@ -8,6 +8,11 @@ impl Parser<'_> {
     /// A type reference: base types, named (possibly specialised) types,
     /// tuples, and a header stack suffix `[N]`.
     pub(crate) fn ty(&mut self) -> PResult<Type> {
+        // Type arguments nest (`tuple<tuple<...>>`): one level each.
+        self.nested(|p| p.ty_inner())
+    }
+
+    fn ty_inner(&mut self) -> PResult<Type> {
         let lo = self.start();
         let base = self.base_type()?;
         if self.is_punct(crate::lexer::Punct::LBracket) {

@@ -295,6 +295,12 @@ impl Preprocessor<'_> {
             self.macro_error(msg);
             return Err(consumed);
         }
+        // Arguments are copied and expanded once per nesting level: their
+        // length counts, or `F(F(F(...)))` would copy the rest of a long
+        // line at every level.
+        if !self.charge(consumed.len()) {
+            return Err(consumed);
+        }
         let hide = lex::hide_intersect(&tok.hide, &args.rparen.hide);
         let hide = lex::hide_add(&hide, &tok.text);
         Ok(self.subst(m, &args.args, &hide, depth))

@@ -589,6 +589,20 @@ fn runaway_expansion_is_cut_off() {
     );
     let r = run(&deep);
     assert_eq!(r.codes(), ["E0023"]);
+
+    // A long chain stops at the work limit, before copying the rest of the
+    // line at each of the first `MAX_ARG_DEPTH` levels.
+    let long = format!(
+        "#define F(x) x
+{}1{}
+",
+        "F(".repeat(30_000),
+        ")".repeat(30_000)
+    );
+    let started = std::time::Instant::now();
+    let r = run(&long);
+    assert_eq!(r.codes(), ["E0023"]);
+    assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
 }
 
 #[test]

@@ -1,0 +1,137 @@
+//! Programs that compile but that the switch cannot load give a clear
+//! error, not a panic, an abort on a huge allocation or a silent zero.
+
+use janus_v1model::{LoadError, V1Switch};
+
+/// Everything of a v1model program but the ingress control `I`.
+const FRAME: &str = r#"
+#include <core.p4>
+#include <v1model.p4>
+header eth_h { bit<48> dst; bit<48> src; bit<16> etype; }
+struct hdrs_t { eth_h eth; }
+struct meta_t { }
+parser P(packet_in pkt, out hdrs_t h, inout meta_t m, inout standard_metadata_t sm) {
+    state start { pkt.extract(h.eth); transition accept; }
+}
+control VC(inout hdrs_t h, inout meta_t m) { apply { } }
+control E(inout hdrs_t h, inout meta_t m, inout standard_metadata_t sm) { apply { } }
+control CC(inout hdrs_t h, inout meta_t m) { apply { } }
+control D(packet_out pkt, in hdrs_t h) { apply { pkt.emit(h.eth); } }
+"#;
+
+/// Compiles `FRAME` + `ingress` (which must compile) and loads it.
+fn load(ingress: &str) -> Result<V1Switch, LoadError> {
+    let source = format!("{FRAME}{ingress}\nV1Switch(P(), VC(), I(), E(), CC(), D()) main;\n");
+    let c = janus_p4::driver::compile_source("t.p4", source, &Default::default());
+    assert!(!c.has_errors(), "{}", c.render(false));
+    V1Switch::load(c.ir.expect("ir"))
+}
+
+/// The load error's message; panics if the program loads.
+fn load_error(ingress: &str) -> String {
+    match load(ingress) {
+        Ok(_) => panic!("the program loads"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn constructor_argument_dividing_by_zero_once_bound_is_an_error() {
+    let e = load_error(
+        r#"
+        control Adder(inout bit<8> v)(bit<8> amount) { apply { v = v + amount; } }
+        control Mid(inout bit<8> v)(bit<8> n) {
+            Adder(8w1 / n) a;
+            apply { a.apply(v); }
+        }
+        control I(inout hdrs_t h, inout meta_t m, inout standard_metadata_t sm) {
+            Mid(8w0) mid;
+            apply { mid.apply(h.eth.src[7:0]); sm.egress_spec = 1; }
+        }
+        "#,
+    );
+    assert!(e.contains("`amount`"), "{e}");
+    assert!(e.contains("not a compile-time constant"), "{e}");
+}
+
+#[test]
+fn register_size_wrapping_below_zero_is_an_error() {
+    // `n - 10` with n = 3 is bit<32> 0xfffffff9 as the register's size.
+    let e = load_error(
+        r#"
+        control Mid(inout bit<8> v)(int n) {
+            register<bit<8>>(n - 10) r;
+            apply { r.write(0, v); }
+        }
+        control I(inout hdrs_t h, inout meta_t m, inout standard_metadata_t sm) {
+            Mid(3) mid;
+            apply { mid.apply(h.eth.src[7:0]); sm.egress_spec = 1; }
+        }
+        "#,
+    );
+    assert!(e.contains("4294967289 cells"), "{e}");
+}
+
+#[test]
+fn extern_size_dividing_by_zero_once_bound_is_an_error() {
+    let e = load_error(
+        r#"
+        control Mid(inout bit<8> v)(bit<32> n) {
+            register<bit<8>>(32w4 / n) r;
+            apply { r.write(0, v); }
+        }
+        control I(inout hdrs_t h, inout meta_t m, inout standard_metadata_t sm) {
+            Mid(0) mid;
+            apply { mid.apply(h.eth.src[7:0]); sm.egress_spec = 1; }
+        }
+        "#,
+    );
+    assert!(e.contains("not a compile-time constant"), "{e}");
+}
+
+#[test]
+fn counter_larger_than_the_limit_is_an_error() {
+    let e = load_error(
+        r#"
+        control I(inout hdrs_t h, inout meta_t m, inout standard_metadata_t sm) {
+            counter(32w0xffffffff, CounterType.packets) c;
+            apply { c.count(0); sm.egress_spec = 1; }
+        }
+        "#,
+    );
+    assert!(e.contains("`I.c` has 4294967295 cells"), "{e}");
+}
+
+#[test]
+fn direct_meter_of_a_huge_table_is_an_error() {
+    let e = load_error(
+        r#"
+        control I(inout hdrs_t h, inout meta_t m, inout standard_metadata_t sm) {
+            direct_meter<bit<32>>(MeterType.packets) dm;
+            action a() { bit<32> c; dm.read(c); }
+            table t {
+                key = { h.eth.dst : exact; }
+                actions = { a; }
+                meters = dm;
+                size = 4294967295;
+            }
+            apply { t.apply(); sm.egress_spec = 1; }
+        }
+        "#,
+    );
+    assert!(e.contains("4294967295 cells"), "{e}");
+}
+
+#[test]
+fn arrays_up_to_the_limit_load() {
+    let ingress = format!(
+        r#"
+        control I(inout hdrs_t h, inout meta_t m, inout standard_metadata_t sm) {{
+            counter(32w{}, CounterType.packets) c;
+            apply {{ c.count(0); sm.egress_spec = 1; }}
+        }}
+        "#,
+        janus_v1model::MAX_CELLS
+    );
+    assert!(load(&ingress).is_ok());
+}
