@@ -565,6 +565,26 @@ mod specialised {
         prop::collection::vec(any::<u8>(), ARENA)
     }
 
+    /// What `ops` emit from a copy of `arena` with the given validity bytes
+    /// set, after `before` bits already in the output.
+    fn emitted(
+        arena: &[u8],
+        valid_bytes: &[(usize, bool)],
+        before: usize,
+        ops: &[Op],
+    ) -> (usize, Vec<u8>) {
+        let mut arena = arena.to_vec();
+        for &(byte, valid) in valid_bytes {
+            arena[byte] = u8::from(valid);
+        }
+        let mut out = Vec::new();
+        let mut env = Env::deparsing(&mut arena, &mut out);
+        env.emit_bits(false, 3, before);
+        run(ops, &mut env);
+        let bits = env.out_bits;
+        (bits, out)
+    }
+
     proptest! {
         /// Stores of constants, of fixed fields and of other narrow values
         /// to fixed places, anywhere in the arena (near its end, straddling
@@ -677,16 +697,8 @@ mod specialised {
             let generic = vec![Op::Emit { header: fixed(at * 8), shape }];
             let special = special::specialise(generic.clone());
             prop_assert!(matches!(special[..], [Op::EmitFixed(_)]), "{special:?}");
-            let go = |ops: &[Op]| {
-                let mut arena = a.clone();
-                arena[(at + wire_bits.div_ceil(8)) as usize] = u8::from(valid);
-                let mut out = Vec::new();
-                let mut env = Env::deparsing(&mut arena, &mut out);
-                env.emit_bits(false, 3, before);
-                run(ops, &mut env);
-                let bits = env.out_bits;
-                (bits, out)
-            };
+            let valid_bytes = [((at + wire_bits.div_ceil(8)) as usize, valid)];
+            let go = |ops: &[Op]| emitted(&a, &valid_bytes, before, ops);
             prop_assert_eq!(go(&special), go(&generic));
         }
 
@@ -725,18 +737,7 @@ mod specialised {
             if odd.is_none_or(|i| i >= headers.len()) {
                 prop_assert!(matches!(special[..], [Op::EmitFixedRun(_)]), "{special:?}");
             }
-            let go = |ops: &[Op]| {
-                let mut arena = a.clone();
-                for &(byte, valid) in &valid_bytes {
-                    arena[byte] = u8::from(valid);
-                }
-                let mut out = Vec::new();
-                let mut env = Env::deparsing(&mut arena, &mut out);
-                env.emit_bits(false, 3, before);
-                run(ops, &mut env);
-                let bits = env.out_bits;
-                (bits, out)
-            };
+            let go = |ops: &[Op]| emitted(&a, &valid_bytes, before, ops);
             let want = go(&singles);
             prop_assert_eq!(go(&special), want.clone());
             prop_assert_eq!(go(&generic), want);

@@ -388,6 +388,18 @@ fn declared_in(stmts: &[Stmt], out: &mut Vec<VarId>) {
     }
 }
 
+/// Maps each of `ids` to the id its copy gets when the copies are
+/// appended, in order, to a list now `len` long.
+fn renumbered<I, J>(ids: &[I], len: usize, id: fn(u32) -> J) -> HashMap<I, J>
+where
+    I: Copy + Eq + std::hash::Hash,
+{
+    ids.iter()
+        .enumerate()
+        .map(|(k, old)| (*old, id((len + k) as u32)))
+        .collect()
+}
+
 /// Appends a copy of block `b` with its type parameters replaced by
 /// `params`: new variables, actions, tables, value sets and (where their types change
 /// or their arguments may name the block's variables) nested instances.
@@ -404,24 +416,9 @@ pub(super) fn specialise_block(
     let block = p.blocks[b.0 as usize].clone();
     let first_var = p.vars.len() as u32;
     let mut copy = Copier::new(&mut p.types, &p.vars, first_var, params);
-    copy.actions = block
-        .actions
-        .iter()
-        .enumerate()
-        .map(|(k, a)| (*a, ActionId((p.actions.len() + k) as u32)))
-        .collect();
-    copy.tables = block
-        .tables
-        .iter()
-        .enumerate()
-        .map(|(k, t)| (*t, TableId((p.tables.len() + k) as u32)))
-        .collect();
-    copy.value_sets = block
-        .value_sets
-        .iter()
-        .enumerate()
-        .map(|(k, v)| (*v, ValueSetId((p.value_sets.len() + k) as u32)))
-        .collect();
+    copy.actions = renumbered(&block.actions, p.actions.len(), ActionId);
+    copy.tables = renumbered(&block.tables, p.tables.len(), TableId);
+    copy.value_sets = renumbered(&block.value_sets, p.value_sets.len(), ValueSetId);
     let mut nested = Vec::new();
     for &inst in &block.instances {
         let ty = p.instances[inst.0 as usize].ty;
