@@ -56,6 +56,7 @@ impl FrontendArgs {
                     None => (d.clone(), None),
                 })
                 .collect(),
+            ..Options::default()
         }
     }
 }

@@ -66,7 +66,7 @@ pub fn build_image(spec: &BuildSpec) -> Result<Built, ToolError> {
     let config = FirmwareConfig::load(&spec.config)?;
     let options = Options {
         include_dirs: spec.include_dirs.clone(),
-        defines: Vec::new(),
+        ..Options::default()
     };
     let compilation = compile_file(&spec.p4, &options).map_err(|source| ToolError::Io {
         path: spec.p4.clone(),

@@ -1,10 +1,9 @@
 //! Diagnostics: errors and warnings with stable codes, rendered with a
 //! source snippet at `file:line:col`.
 
-use crate::source::{FileId, FileSpan, SourceMap};
+use crate::source::{FileSpan, SourceMap};
 use codespan_reporting::diagnostic as cs;
 use codespan_reporting::term;
-use std::ops::Range;
 
 macro_rules! codes {
     ($( $(#[$doc:meta])* $name:ident = $code:literal, $title:literal, $explain:literal; )*) => {
@@ -51,6 +50,11 @@ codes! {
     BadLiteral = "E0004", "malformed integer literal",
         "An integer literal is malformed: a digit that its base does not allow, a width of 0 for `w`, \
          a missing value after `8w`, or a signed width below 1 (`0s1`).";
+    InputTooLarge = "E0005", "input too large",
+        "The program is refused because it is too big: a source file or an included file is larger \
+         than 16 MiB, the preprocessed program would be larger than 64 MiB, or the preprocessor \
+         would read more than 256 MiB of source in all (a file without an include guard included \
+         over and over).";
     Syntax = "E0010", "syntax error",
         "The parser met a token it did not expect here. The message says what it expected.\n\n\
          Example: `bit<8> x = 1` (missing `;`).";
@@ -69,6 +73,10 @@ codes! {
     IncludeDepth = "E0024", "includes nested too deeply",
         "Includes nest more than 200 levels deep, which usually means a file includes itself without \
          an include guard.";
+    IncludeNotAllowed = "E0025", "include not allowed",
+        "The program was compiled in the sandboxed mode used for programs pushed by a controller \
+         (a P4Runtime device config): there `#include` may name only the built-in architecture \
+         files (`core.p4`, `v1model.p4`, `psa.p4`, `pna.p4`, ...), and no file is read from disk.";
     // ---- E01xx: names ----
     UndeclaredName = "E0100", "undeclared name",
         "A name is used that is not declared in any enclosing scope. P4 requires declaration before use.\n\n\
@@ -247,10 +255,29 @@ impl Diagnostic {
     }
 }
 
+/// A compilation keeps at most this many errors; later ones are counted
+/// but not kept (nor rendered), so that hostile input cannot make the
+/// front end report, and render, one diagnostic per byte.
+pub const MAX_ERRORS: usize = 100;
+/// The same cap for warnings and notes.
+pub const MAX_WARNINGS: usize = 100;
+/// Messages, label messages and notes longer than this many characters
+/// are cut (with `…`) when a diagnostic is collected.
+pub const MAX_MESSAGE_CHARS: usize = 500;
+
 /// Collects diagnostics during a compilation.
+///
+/// At most [`MAX_ERRORS`] errors and [`MAX_WARNINGS`] warnings are kept;
+/// the rest are counted ([`Diagnostics::suppressed_errors`],
+/// [`Diagnostics::suppressed_warnings`]) and [`Diagnostics::render`] ends
+/// with a note saying how many were left out.
 #[derive(Debug, Default)]
 pub struct Diagnostics {
     list: Vec<Diagnostic>,
+    errors: usize,
+    warnings: usize,
+    suppressed_errors: usize,
+    suppressed_warnings: usize,
 }
 
 impl Diagnostics {
@@ -258,29 +285,67 @@ impl Diagnostics {
         Diagnostics::default()
     }
 
-    pub fn push(&mut self, d: Diagnostic) {
+    /// Collects `d` (its texts cut to [`MAX_MESSAGE_CHARS`]), unless the
+    /// cap for its severity is reached, in which case it is only counted.
+    pub fn push(&mut self, mut d: Diagnostic) {
+        if d.is_error() {
+            if self.errors >= MAX_ERRORS {
+                self.suppressed_errors += 1;
+                return;
+            }
+            self.errors += 1;
+        } else {
+            if self.warnings >= MAX_WARNINGS {
+                self.suppressed_warnings += 1;
+                return;
+            }
+            self.warnings += 1;
+        }
+        clip(&mut d.message);
+        for l in &mut d.labels {
+            clip(&mut l.message);
+        }
+        for n in &mut d.notes {
+            clip(n);
+        }
         self.list.push(d);
     }
 
+    /// Whether any error was reported (kept or suppressed).
     pub fn has_errors(&self) -> bool {
-        self.list.iter().any(Diagnostic::is_error)
+        self.errors + self.suppressed_errors > 0
     }
 
+    /// Errors reported, including those over the cap.
     pub fn error_count(&self) -> usize {
-        self.list.iter().filter(|d| d.is_error()).count()
+        self.errors + self.suppressed_errors
     }
 
+    /// Warnings (and notes) reported, including those over the cap.
     pub fn warning_count(&self) -> usize {
         self.list
             .iter()
             .filter(|d| d.severity == Severity::Warning)
             .count()
+            + self.suppressed_warnings
     }
 
+    /// Errors reported beyond [`MAX_ERRORS`]: counted, not kept.
+    pub fn suppressed_errors(&self) -> usize {
+        self.suppressed_errors
+    }
+
+    /// Warnings and notes reported beyond [`MAX_WARNINGS`].
+    pub fn suppressed_warnings(&self) -> usize {
+        self.suppressed_warnings
+    }
+
+    /// The kept diagnostics.
     pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
         self.list.iter()
     }
 
+    /// How many diagnostics are kept.
     pub fn len(&self) -> usize {
         self.list.len()
     }
@@ -293,30 +358,119 @@ impl Diagnostics {
         self.list
     }
 
-    /// Renders every diagnostic as text with source snippets.
+    /// Renders every kept diagnostic as text with source snippets, then,
+    /// if some were over the cap, a note saying how many.
     pub fn render(&self, sources: &SourceMap, color: bool) -> String {
-        render_all(&self.list, sources, color)
+        let mut out = render_all(&self.list, sources, color);
+        if let Some(note) = self.suppressed_note() {
+            out.push_str(&render_plain(
+                cs::Diagnostic::note().with_message(note),
+                color,
+            ));
+        }
+        out
+    }
+
+    /// The closing note about diagnostics over the cap, if there were any.
+    pub fn suppressed_note(&self) -> Option<String> {
+        let plural =
+            |n: usize, what: &str| format!("{n} more {what}{}", if n == 1 { "" } else { "s" });
+        let parts: Vec<String> = [
+            (self.suppressed_errors, "error"),
+            (self.suppressed_warnings, "warning"),
+        ]
+        .into_iter()
+        .filter(|&(n, _)| n > 0)
+        .map(|(n, what)| plural(n, what))
+        .collect();
+        if parts.is_empty() {
+            return None;
+        }
+        Some(format!(
+            "{} not shown (the front end reports at most {MAX_ERRORS} errors and {MAX_WARNINGS} warnings)",
+            parts.join(" and ")
+        ))
     }
 }
 
+/// Cuts `s` to [`MAX_MESSAGE_CHARS`] characters, ending it with `…`.
+fn clip(s: &mut String) {
+    if s.len() <= MAX_MESSAGE_CHARS {
+        return;
+    }
+    if let Some((at, _)) = s.char_indices().nth(MAX_MESSAGE_CHARS) {
+        s.truncate(at);
+        s.push('…');
+    }
+}
+
+/// `text` for quoting in a message: at most `max` characters, with `…`
+/// when it is longer, and control characters escaped.
+pub fn shorten(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (i, ch) in text.chars().enumerate() {
+        if i == max {
+            out.push('…');
+            break;
+        }
+        if ch.is_control() {
+            out.extend(ch.escape_debug());
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
 /// Renders diagnostics as text with `file:line:col` headers and snippets.
+///
+/// A snippet shows only the lines around each label, and of a line longer
+/// than [`snippet::LONG_LINE`] bytes only a window of about
+/// [`snippet::CONTEXT`] bytes either side of each label end (`…` marks
+/// what is left out), so rendering costs the same however long the file
+/// and its lines are. Control characters in the source are shown as `?`.
 pub fn render_all(list: &[Diagnostic], sources: &SourceMap, color: bool) -> String {
+    let mut out = String::new();
+    for d in list {
+        let view = snippet::View::new(d, sources);
+        let cs = to_codespan(d, &view);
+        out.push_str(&render_with(&cs, &view, color));
+    }
+    out
+}
+
+/// Renders a diagnostic that has no labels.
+fn render_plain(d: cs::Diagnostic<usize>, color: bool) -> String {
+    render_with(&d, &snippet::View::default(), color)
+}
+
+fn render_with(d: &cs::Diagnostic<usize>, view: &snippet::View, color: bool) -> String {
     let config = term::Config::default();
     let mut out = Vec::new();
-    for d in list {
-        let cs = to_codespan(d);
-        if color {
-            let mut w = term::termcolor::Ansi::new(&mut out);
-            let _ = term::emit_to_write_style(&mut w, &config, &Files(sources), &cs);
-        } else {
-            let mut w = term::termcolor::NoColor::new(&mut out);
-            let _ = term::emit_to_write_style(&mut w, &config, &Files(sources), &cs);
-        }
+    if color {
+        let mut w = term::termcolor::Ansi::new(&mut out);
+        let _ = term::emit_to_write_style(&mut w, &config, view, d);
+    } else {
+        let mut w = term::termcolor::NoColor::new(&mut out);
+        let _ = term::emit_to_write_style(&mut w, &config, view, d);
     }
     String::from_utf8_lossy(&out).into_owned()
 }
 
-fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<FileId> {
+/// Control characters other than tab and newline, shown as `?`.
+fn printable(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() && c != '\n' && c != '\t' {
+                '?'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+fn to_codespan(d: &Diagnostic, view: &snippet::View) -> cs::Diagnostic<usize> {
     let severity = match d.severity {
         Severity::Error => cs::Severity::Error,
         Severity::Warning => cs::Severity::Warning,
@@ -325,78 +479,361 @@ fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<FileId> {
     let labels = d
         .labels
         .iter()
-        .map(|l| {
+        .take(snippet::MAX_LABELS)
+        .zip(view.label_ranges())
+        .map(|(l, (file, range))| {
             let style = if l.primary {
                 cs::LabelStyle::Primary
             } else {
                 cs::LabelStyle::Secondary
             };
-            cs::Label::new(style, l.span.file, l.span.lo as usize..l.span.hi as usize)
-                .with_message(l.message.clone())
+            cs::Label::new(style, file, range).with_message(printable(&l.message))
         })
         .collect();
     cs::Diagnostic::new(severity)
         .with_code(d.code.as_str())
-        .with_message(d.message.clone())
+        .with_message(printable(&d.message))
         .with_labels(labels)
-        .with_notes(d.notes.clone())
+        .with_notes(d.notes.iter().map(|n| printable(n)).collect())
 }
 
-/// Adapter that lets codespan-reporting read a [`SourceMap`].
-struct Files<'a>(&'a SourceMap);
+/// The part of the sources one diagnostic shows, as codespan-reporting
+/// reads it.
+mod snippet {
+    use super::Diagnostic;
+    use crate::source::{SourceFile, SourceMap};
+    use codespan_reporting::files::{Error, Location};
+    use std::ops::Range;
 
-impl<'a> codespan_reporting::files::Files<'a> for Files<'a> {
-    type FileId = FileId;
-    type Name = &'a str;
-    type Source = &'a str;
+    /// A line longer than this many bytes is shown in windows.
+    pub const LONG_LINE: usize = 240;
+    /// Bytes shown either side of a label end on a long line.
+    pub const CONTEXT: usize = 80;
+    /// Labels shown per diagnostic.
+    pub const MAX_LABELS: usize = 16;
+    /// Lines codespan-reporting shows after the start of a multi-line
+    /// label and before its end (its `start_context_lines` and
+    /// `end_context_lines`).
+    const START_CONTEXT: usize = 3;
+    const END_CONTEXT: usize = 1;
+    /// Marks text left out of a long line.
+    const ELLIPSIS: &str = "…";
 
-    fn name(&'a self, id: FileId) -> Result<&'a str, codespan_reporting::files::Error> {
-        self.check(id)?;
-        Ok(&self.0.file(id).name)
+    /// A few lines of one file, each cut to windows around label ends.
+    #[derive(Debug, Default)]
+    struct ViewFile {
+        name: String,
+        /// The lines shown (and placeholders for lines between them).
+        text: String,
+        line_starts: Vec<usize>,
+        /// The real (one-based) number of each line of `text`.
+        line_numbers: Vec<usize>,
+        /// Real locations of offsets of `text` where labels start.
+        locations: Vec<(usize, Location)>,
     }
 
-    fn source(&'a self, id: FileId) -> Result<&'a str, codespan_reporting::files::Error> {
-        self.check(id)?;
-        Ok(&self.0.file(id).text)
+    /// What one diagnostic shows: one [`ViewFile`] per file its labels
+    /// are in, and each label's range in it.
+    #[derive(Debug, Default)]
+    pub struct View {
+        files: Vec<ViewFile>,
+        labels: Vec<(usize, Range<usize>)>,
     }
 
-    fn line_index(
-        &'a self,
-        id: FileId,
-        byte_index: usize,
-    ) -> Result<usize, codespan_reporting::files::Error> {
-        self.check(id)?;
-        Ok(self.0.file(id).line_index(byte_index as u32))
+    impl View {
+        pub fn new(d: &Diagnostic, sources: &SourceMap) -> View {
+            let labels: Vec<_> = d.labels.iter().take(MAX_LABELS).collect();
+            let mut view = View::default();
+            let mut ranges = vec![(0, 0..0); labels.len()];
+            let mut done = vec![false; labels.len()];
+            for i in 0..labels.len() {
+                if done[i] {
+                    continue;
+                }
+                let file = labels[i].span.file;
+                if (file.0 as usize) >= sources.len() {
+                    // Unknown file: the label is dropped (an empty file).
+                    done[i] = true;
+                    ranges[i] = (view.files.len(), 0..0);
+                    view.files.push(ViewFile {
+                        line_starts: vec![0],
+                        line_numbers: vec![1],
+                        ..ViewFile::default()
+                    });
+                    continue;
+                }
+                let members: Vec<usize> = (i..labels.len())
+                    .filter(|&j| !done[j] && labels[j].span.file == file)
+                    .collect();
+                let f = sources.file(file);
+                let spans: Vec<(usize, usize)> = members
+                    .iter()
+                    .map(|&j| clamp_span(f, labels[j].span.lo, labels[j].span.hi))
+                    .collect();
+                let (vf, mapped) = build(f, &spans);
+                let id = view.files.len();
+                view.files.push(vf);
+                for (k, &j) in members.iter().enumerate() {
+                    done[j] = true;
+                    ranges[j] = (id, mapped[k].clone());
+                }
+            }
+            view.labels = ranges;
+            view
+        }
+
+        /// Each label's file (an index of this view) and range in it.
+        pub fn label_ranges(&self) -> impl Iterator<Item = (usize, Range<usize>)> + '_ {
+            self.labels.iter().cloned()
+        }
+
+        fn file(&self, id: usize) -> Result<&ViewFile, Error> {
+            self.files.get(id).ok_or(Error::FileMissing)
+        }
     }
 
-    fn line_range(
-        &'a self,
-        id: FileId,
-        line_index: usize,
-    ) -> Result<Range<usize>, codespan_reporting::files::Error> {
-        self.check(id)?;
-        let f = self.0.file(id);
+    /// `lo..hi` inside the text and on character boundaries.
+    fn clamp_span(f: &SourceFile, lo: u32, hi: u32) -> (usize, usize) {
+        let text = &f.text;
+        let mut lo = (lo as usize).min(text.len());
+        while !text.is_char_boundary(lo) {
+            lo -= 1;
+        }
+        let mut hi = (hi as usize).clamp(lo, text.len());
+        while !text.is_char_boundary(hi) {
+            hi += 1;
+        }
+        (lo, hi)
+    }
+
+    /// The bounds of line `i` of `f`: its start, the end of its content
+    /// (before `\n` or `\r\n`) and the start of the next line.
+    fn line_bounds(f: &SourceFile, i: usize) -> (usize, usize, usize) {
         let starts = f.line_starts();
-        let start =
-            *starts
-                .get(line_index)
-                .ok_or(codespan_reporting::files::Error::LineTooLarge {
-                    given: line_index,
-                    max: starts.len() - 1,
-                })? as usize;
-        let end = starts
-            .get(line_index + 1)
-            .map_or(f.text.len(), |&e| e as usize);
-        Ok(start..end)
+        let start = starts[i] as usize;
+        let next = starts.get(i + 1).map_or(f.text.len(), |&s| s as usize);
+        let b = f.text.as_bytes();
+        let mut end = next;
+        if end > start && b[end - 1] == b'\n' {
+            end -= 1;
+            if end > start && b[end - 1] == b'\r' {
+                end -= 1;
+            }
+        }
+        (start, end, next)
     }
-}
 
-impl Files<'_> {
-    fn check(&self, id: FileId) -> Result<(), codespan_reporting::files::Error> {
-        if (id.0 as usize) < self.0.len() {
-            Ok(())
-        } else {
-            Err(codespan_reporting::files::Error::FileMissing)
+    fn floor_boundary(text: &str, mut i: usize) -> usize {
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    }
+
+    fn ceil_boundary(text: &str, mut i: usize) -> usize {
+        while !text.is_char_boundary(i) {
+            i += 1;
+        }
+        i
+    }
+
+    /// Builds the view of file `f` for labels `spans`; returns it and
+    /// each label's range in it.
+    fn build(f: &SourceFile, spans: &[(usize, usize)]) -> (ViewFile, Vec<Range<usize>>) {
+        // Points of interest per line: where labels start and end, and
+        // the start of the context lines of multi-line labels.
+        let mut points: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+        for &(lo, hi) in spans {
+            let a = f.line_index(lo as u32);
+            let b = f.line_index(hi as u32);
+            points.entry(a).or_default().push(lo);
+            points.entry(b).or_default().push(hi);
+            if b > a {
+                let context =
+                    (a + 1..=(a + START_CONTEXT).min(b - 1)).chain((b - END_CONTEXT).max(a + 1)..b);
+                for line in context {
+                    let start = f.line_starts()[line] as usize;
+                    points.entry(line).or_default().push(start);
+                }
+            }
+        }
+        // Lines one or two apart from the next shown line are shown too
+        // (codespan-reporting prints a single line between two shown ones).
+        let shown: Vec<usize> = points.keys().copied().collect();
+        for w in shown.windows(2) {
+            if w[1] - w[0] <= 3 {
+                for line in w[0] + 1..w[1] {
+                    let start = f.line_starts()[line] as usize;
+                    points.entry(line).or_default().push(start);
+                }
+            }
+        }
+        let mut vf = ViewFile {
+            name: f.name.clone(),
+            ..ViewFile::default()
+        };
+        // Where each (line, window) went: (line, window start, window
+        // end, offset of the window in `vf.text`).
+        let mut placed: Vec<(usize, usize, usize, usize)> = Vec::new();
+        let mut prev: Option<usize> = None;
+        for (&line, pts) in &points {
+            if let Some(p) = prev
+                && line > p + 1
+            {
+                // Lines left out: three empty placeholder lines, so
+                // codespan-reporting prints a break (`·`) here.
+                for k in 1..=3 {
+                    vf.line_starts.push(vf.text.len());
+                    vf.line_numbers.push(p + 1 + k);
+                    vf.text.push('\n');
+                }
+            }
+            prev = Some(line);
+            let (start, end, next) = line_bounds(f, line);
+            vf.line_starts.push(vf.text.len());
+            vf.line_numbers.push(line + 1);
+            for (ws, we) in windows(&f.text, start, end, pts) {
+                if ws > start || (placed.last().is_some_and(|p| p.0 == line)) {
+                    vf.text.push_str(ELLIPSIS);
+                }
+                placed.push((line, ws, we, vf.text.len()));
+                push_printable(&mut vf.text, &f.text[ws..we]);
+            }
+            let last_end = placed
+                .iter()
+                .rev()
+                .find(|p| p.0 == line)
+                .map_or(start, |p| p.2);
+            if last_end < end {
+                vf.text.push_str(ELLIPSIS);
+            }
+            // The line's own ending, as written.
+            let ending_at = vf.text.len();
+            vf.text.push_str(&f.text[end..next]);
+            placed.push((line, end, next, ending_at));
+        }
+        if vf.line_starts.is_empty() {
+            vf.line_starts.push(0);
+            vf.line_numbers.push(1);
+        }
+        let map = |x: usize| -> usize {
+            placed
+                .iter()
+                .find(|&&(_, ws, we, _)| ws <= x && x <= we)
+                .map_or(0, |&(_, ws, _, at)| at + (x - ws))
+        };
+        let mut ranges = Vec::with_capacity(spans.len());
+        for &(lo, hi) in spans {
+            let (vlo, vhi) = (map(lo), map(hi));
+            let (line, col) = f.line_col(lo as u32);
+            vf.locations.push((
+                vlo,
+                Location {
+                    line_number: line,
+                    column_number: col,
+                },
+            ));
+            ranges.push(vlo..vhi.max(vlo));
+        }
+        (vf, ranges)
+    }
+
+    /// The windows of the line `start..end` shown for points `pts`: the
+    /// whole line if it is short, else about [`CONTEXT`] bytes either
+    /// side of each point, merged where they meet.
+    fn windows(text: &str, start: usize, end: usize, pts: &[usize]) -> Vec<(usize, usize)> {
+        if end - start <= LONG_LINE {
+            return vec![(start, end)];
+        }
+        let mut ws: Vec<(usize, usize)> = pts
+            .iter()
+            .map(|&p| {
+                let p = p.clamp(start, end);
+                (
+                    floor_boundary(text, p.saturating_sub(CONTEXT).max(start)),
+                    ceil_boundary(text, (p + CONTEXT).min(end)),
+                )
+            })
+            .collect();
+        ws.sort_unstable();
+        let mut merged: Vec<(usize, usize)> = Vec::with_capacity(ws.len());
+        for (a, b) in ws {
+            match merged.last_mut() {
+                Some(last) if a <= last.1 => last.1 = last.1.max(b),
+                _ => merged.push((a, b)),
+            }
+        }
+        merged
+    }
+
+    /// Appends `s` with control characters (other than tab) as `?`, which
+    /// keeps every byte offset.
+    fn push_printable(out: &mut String, s: &str) {
+        for c in s.chars() {
+            if c.is_control() && c != '\t' {
+                // Multi-byte controls (U+0080..U+009F) keep their length.
+                for _ in 0..c.len_utf8() {
+                    out.push('?');
+                }
+            } else {
+                out.push(c);
+            }
+        }
+    }
+
+    impl<'a> codespan_reporting::files::Files<'a> for View {
+        type FileId = usize;
+        type Name = &'a str;
+        type Source = &'a str;
+
+        fn name(&'a self, id: usize) -> Result<&'a str, Error> {
+            Ok(&self.file(id)?.name)
+        }
+
+        fn source(&'a self, id: usize) -> Result<&'a str, Error> {
+            Ok(&self.file(id)?.text)
+        }
+
+        fn line_index(&'a self, id: usize, byte_index: usize) -> Result<usize, Error> {
+            let f = self.file(id)?;
+            Ok(match f.line_starts.binary_search(&byte_index) {
+                Ok(i) => i,
+                Err(i) => i.saturating_sub(1),
+            })
+        }
+
+        fn line_number(&'a self, id: usize, line_index: usize) -> Result<usize, Error> {
+            let f = self.file(id)?;
+            Ok(f.line_numbers
+                .get(line_index)
+                .copied()
+                .unwrap_or(line_index + 1))
+        }
+
+        fn location(&'a self, id: usize, byte_index: usize) -> Result<Location, Error> {
+            let f = self.file(id)?;
+            if let Some((_, loc)) = f.locations.iter().find(|(at, _)| *at == byte_index) {
+                return Ok(*loc);
+            }
+            let line = self.line_index(id, byte_index)?;
+            Ok(Location {
+                line_number: self.line_number(id, line)?,
+                column_number: self.column_number(id, line, byte_index)?,
+            })
+        }
+
+        fn line_range(&'a self, id: usize, line_index: usize) -> Result<Range<usize>, Error> {
+            let f = self.file(id)?;
+            let start = *f.line_starts.get(line_index).ok_or(Error::LineTooLarge {
+                given: line_index,
+                max: f.line_starts.len() - 1,
+            })?;
+            let end = f
+                .line_starts
+                .get(line_index + 1)
+                .copied()
+                .unwrap_or(f.text.len());
+            Ok(start..end)
         }
     }
 }
@@ -438,5 +875,195 @@ mod tests {
         assert!(text.contains("error[E0100]"), "{text}");
         assert!(text.contains("prog.p4:2:11"), "{text}");
         assert!(text.contains("apply { x = 1; }"), "{text}");
+    }
+
+    /// codespan-reporting's own rendering of `d` over whole files.
+    fn reference(d: &Diagnostic, sources: &SourceMap) -> String {
+        let mut files = codespan_reporting::files::SimpleFiles::new();
+        for i in 0..sources.len() {
+            let f = sources.file(crate::source::FileId(i as u32));
+            files.add(f.name.clone(), f.text.clone());
+        }
+        let labels = d
+            .labels
+            .iter()
+            .map(|l| {
+                let style = if l.primary {
+                    cs::LabelStyle::Primary
+                } else {
+                    cs::LabelStyle::Secondary
+                };
+                cs::Label::new(
+                    style,
+                    l.span.file.0 as usize,
+                    l.span.lo as usize..l.span.hi as usize,
+                )
+                .with_message(l.message.clone())
+            })
+            .collect();
+        let cs = cs::Diagnostic::new(match d.severity {
+            Severity::Error => cs::Severity::Error,
+            Severity::Warning => cs::Severity::Warning,
+            Severity::Note => cs::Severity::Note,
+        })
+        .with_code(d.code.as_str())
+        .with_message(d.message.clone())
+        .with_labels(labels)
+        .with_notes(d.notes.clone());
+        let mut out = Vec::new();
+        let mut w = term::termcolor::NoColor::new(&mut out);
+        term::emit_to_write_style(&mut w, &term::Config::default(), &files, &cs).expect("renders");
+        String::from_utf8(out).expect("UTF-8")
+    }
+
+    /// On ordinary programs (short lines, no control characters) the
+    /// windowed rendering is exactly codespan-reporting's.
+    #[test]
+    fn windowed_rendering_matches_codespan_on_the_corpus() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/p4");
+        let mut compared = 0;
+        for dir in ["invalid", "warn"] {
+            let mut files: Vec<_> = std::fs::read_dir(root.join(dir))
+                .expect("corpus")
+                .map(|e| e.expect("entry").path())
+                .filter(|p| p.extension().is_some_and(|x| x == "p4"))
+                .collect();
+            files.sort();
+            for path in files {
+                let c = crate::driver::compile_file(&path, &Default::default()).expect("readable");
+                for d in c.diagnostics.iter() {
+                    let ours = render_all(std::slice::from_ref(d), &c.sources, false);
+                    assert_eq!(ours, reference(d, &c.sources), "{}", path.display());
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 100, "only {compared} diagnostics compared");
+    }
+
+    /// A multi-line label over many lines, a secondary label far away and
+    /// labels in two files render as codespan-reporting renders them.
+    #[test]
+    fn windowed_rendering_matches_codespan_across_lines_and_files() {
+        let mut sm = SourceMap::new();
+        let text: String = (0..60).map(|i| format!("line {i} text\n")).collect();
+        let a = sm.add("a.p4", None, text.clone());
+        let b = sm.add("b.p4", None, "one\ntwo\r\nthree".into());
+        let at = |line: usize, col: usize| {
+            (text.lines().take(line).map(|l| l.len() + 1).sum::<usize>() + col) as u32
+        };
+        let span = |file, lo, hi| FileSpan { file, lo, hi };
+        let cases = [
+            Diagnostic::error(Code::Syntax, "multi").at(span(a, at(3, 2), at(40, 4)), "from here"),
+            Diagnostic::error(Code::Syntax, "two")
+                .at(span(a, at(5, 0), at(5, 4)), "p")
+                .also(span(a, at(50, 1), at(50, 3)), "s"),
+            Diagnostic::error(Code::Syntax, "near")
+                .at(span(a, at(5, 0), at(5, 4)), "p")
+                .also(span(a, at(7, 1), at(8, 3)), "s"),
+            Diagnostic::warning(Code::Shadowing, "files")
+                .at(span(b, 4, 7), "here")
+                .also(span(a, at(1, 0), at(1, 4)), "there"),
+            Diagnostic::error(Code::Syntax, "eof")
+                .at(span(b, 13, 13), "end")
+                .note("a note"),
+            Diagnostic::error(Code::Syntax, "newline").at(span(a, at(2, 0), at(3, 0)), "line"),
+        ];
+        for d in &cases {
+            assert_eq!(
+                render_all(std::slice::from_ref(d), &sm, false),
+                reference(d, &sm),
+                "{}",
+                d.message
+            );
+        }
+    }
+
+    #[test]
+    fn long_lines_render_a_window_around_the_column() {
+        let mut sm = SourceMap::new();
+        let mut text = "a".repeat(100_000);
+        text.replace_range(50_000..50_003, "BAD");
+        let f = sm.add("long.p4", None, text);
+        let d = Diagnostic::error(Code::BadCharacter, "bad").at(
+            FileSpan {
+                file: f,
+                lo: 50_000,
+                hi: 50_003,
+            },
+            "here",
+        );
+        let out = render_all(&[d], &sm, false);
+        assert!(out.contains("long.p4:1:50001"), "{out}");
+        assert!(out.contains("…aaaa"), "{out}");
+        assert!(out.contains("aaaBADaaa"), "{out}");
+        assert!(out.contains("aaa…"), "{out}");
+        assert!(out.len() < 1000, "{} bytes:\n{out}", out.len());
+        // The caret sits under `BAD`.
+        let lines: Vec<&str> = out.lines().collect();
+        let src = lines
+            .iter()
+            .find(|l| l.contains("BAD"))
+            .expect("source line");
+        let caret = lines
+            .iter()
+            .find(|l| l.contains("^^^"))
+            .expect("caret line");
+        let col = |s: &str, pat: &str| s[..s.find(pat).expect("found")].chars().count();
+        assert_eq!(col(src, "BAD"), col(caret, "^^^"), "{out}");
+    }
+
+    #[test]
+    fn control_characters_are_not_echoed() {
+        let mut sm = SourceMap::new();
+        let f = sm.add("esc.p4", None, "x \u{1b}[2J y\n".into());
+        let d = Diagnostic::error(Code::BadCharacter, "bad \u{1b}[2J").at(
+            FileSpan {
+                file: f,
+                lo: 2,
+                hi: 3,
+            },
+            "here",
+        );
+        let out = render_all(&[d], &sm, false);
+        assert!(!out.contains('\u{1b}'), "{out:?}");
+        assert!(out.contains("x ?[2J y"), "{out}");
+    }
+
+    #[test]
+    fn diagnostics_over_the_cap_are_counted_and_noted() {
+        let mut sm = SourceMap::new();
+        let f = sm.add("a.p4", None, "x\n".into());
+        let mut ds = Diagnostics::new();
+        for _ in 0..1000 {
+            ds.push(Diagnostic::error(Code::Syntax, "e").at(
+                FileSpan {
+                    file: f,
+                    lo: 0,
+                    hi: 1,
+                },
+                "",
+            ));
+        }
+        for _ in 0..150 {
+            ds.push(Diagnostic::warning(Code::Shadowing, "w"));
+        }
+        assert_eq!(ds.len(), MAX_ERRORS + MAX_WARNINGS);
+        assert_eq!(ds.error_count(), 1000);
+        assert_eq!(ds.warning_count(), 150);
+        assert_eq!(ds.suppressed_errors(), 900);
+        assert_eq!(ds.suppressed_warnings(), 50);
+        let out = ds.render(&sm, false);
+        assert!(
+            out.ends_with("note: 900 more errors and 50 more warnings not shown (the front end reports at most 100 errors and 100 warnings)\n\n"),
+            "{}",
+            &out[out.len().saturating_sub(300)..]
+        );
+        // A long message is cut.
+        let mut small = Diagnostics::new();
+        small.push(Diagnostic::error(Code::Syntax, "m".repeat(10_000)));
+        let kept = small.iter().next().expect("kept");
+        assert_eq!(kept.message.chars().count(), MAX_MESSAGE_CHARS + 1);
+        assert!(kept.message.ends_with('…'));
     }
 }

@@ -13,6 +13,8 @@ use crate::preprocess::{self, PreprocessConfig};
 use crate::source::{FileId, SourceMap};
 use std::path::{Path, PathBuf};
 
+pub use crate::source::MAX_SOURCE_BYTES;
+
 /// Front-end options.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
@@ -20,6 +22,34 @@ pub struct Options {
     pub include_dirs: Vec<PathBuf>,
     /// `-D NAME[=VALUE]` macro definitions.
     pub defines: Vec<(String, Option<String>)>,
+    /// Where `#include` may look: the file system (the default, for the
+    /// command line) or only the built-in architecture files (for
+    /// programs from untrusted sources, such as P4Runtime device configs).
+    pub include_access: IncludeAccess,
+}
+
+/// Where the preprocessor may look for `#include`d files.
+///
+/// ```
+/// use janus_p4::driver::{compile_source, IncludeAccess, Options};
+/// let sandbox = Options { include_access: IncludeAccess::BuiltinOnly, ..Options::default() };
+/// let c = compile_source("t.p4", "#include \"/etc/passwd\"\n".into(), &sandbox);
+/// assert!(c.has_errors());
+/// let c = compile_source("t.p4", "#include <core.p4>\n".into(), &sandbox);
+/// assert!(!c.has_errors());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum IncludeAccess {
+    /// `"file"` next to the including file, then the `-I` directories,
+    /// then the built-in files (cpp's rules).
+    #[default]
+    FileSystem,
+    /// The sandbox: only the built-in architecture files
+    /// ([`crate::includes::BUILTIN`]) resolve, by the name written in
+    /// `<...>` or `"..."`; any other `#include` is an error (E0025). No
+    /// file is opened, stat'ed or canonicalised, the `-I` directories are
+    /// not searched, and so no diagnostic can quote a file from disk.
+    BuiltinOnly,
 }
 
 /// Everything one run of the front end produced.
@@ -56,20 +86,61 @@ impl Compilation {
     }
 }
 
-/// Compiles the file at `path`.
+/// Compiles the file at `path`. A file larger than [`MAX_SOURCE_BYTES`]
+/// is not read: the compilation has one error (E0005).
 pub fn compile_file(path: &Path, opts: &Options) -> std::io::Result<Compilation> {
     let mut sources = SourceMap::new();
-    let root = sources.load(path)?;
+    let root = match sources.load(path) {
+        Ok(root) => root,
+        Err(e) if e.kind() == std::io::ErrorKind::FileTooLarge => {
+            return Ok(too_large(&path.display().to_string(), &e.to_string()));
+        }
+        Err(e) => return Err(e),
+    };
     Ok(run(sources, root, opts))
 }
 
-/// Compiles source text given in memory (`name` is used in messages and to
-/// resolve relative includes when it is a path).
+/// Compiles source text given in memory (`name` is used in messages and,
+/// with [`IncludeAccess::FileSystem`], to resolve relative includes when
+/// it is a path). Text longer than [`MAX_SOURCE_BYTES`] is not looked
+/// at: the compilation has one error (E0005).
 pub fn compile_source(name: &str, text: String, opts: &Options) -> Compilation {
+    if text.len() > MAX_SOURCE_BYTES {
+        let why = format!(
+            "{name} is {} bytes; the limit is {} MiB",
+            text.len(),
+            MAX_SOURCE_BYTES >> 20
+        );
+        return too_large(name, &why);
+    }
     let mut sources = SourceMap::new();
     let path = Path::new(name);
     let root = sources.add(name, path.parent().map(|_| path.to_path_buf()), text);
     run(sources, root, opts)
+}
+
+/// The compilation of a source too large to read: no text, one error.
+fn too_large(name: &str, why: &str) -> Compilation {
+    let mut sources = SourceMap::new();
+    let root = sources.add(name, None, String::new());
+    let mut diagnostics = Diagnostics::new();
+    diagnostics.push(Diagnostic::error(
+        Code::InputTooLarge,
+        format!("the program is too large to compile: {why}"),
+    ));
+    not_parsed(sources, root, diagnostics)
+}
+
+/// A compilation that stopped before parsing (its input too large).
+fn not_parsed(sources: SourceMap, root: FileId, diagnostics: Diagnostics) -> Compilation {
+    Compilation {
+        sources,
+        root,
+        diagnostics,
+        preprocessed: String::new(),
+        ast: None,
+        ir: None,
+    }
 }
 
 /// Stack for the front end's thread: its passes recurse over the program's
@@ -98,8 +169,13 @@ fn run_here(mut sources: SourceMap, root: FileId, opts: &Options) -> Compilation
     let config = PreprocessConfig {
         include_dirs: opts.include_dirs.clone(),
         defines: opts.defines.clone(),
+        include_access: opts.include_access,
     };
     let pp = preprocess::preprocess(&mut sources, root, &config, &mut diagnostics);
+    if pp.stopped {
+        // Too large: what was preprocessed is not parsed.
+        return not_parsed(sources, root, diagnostics);
+    }
     let (tokens, lex_errors) = crate::lexer::lex(&pp.text);
     for e in lex_errors {
         if let Some(at) = pp.map.resolve(e.span) {

@@ -258,7 +258,7 @@ impl TokenKind {
     /// How the token is described in "expected X, found Y" messages.
     pub fn describe(&self) -> String {
         match self {
-            TokenKind::Ident(n) => format!("identifier `{n}`"),
+            TokenKind::Ident(n) => format!("identifier `{}`", crate::diag::shorten(n, 64)),
             TokenKind::Kw(k) => format!("keyword `{}`", k.as_str()),
             TokenKind::Int(_) => "integer literal".into(),
             TokenKind::Str(_) => "string literal".into(),
@@ -292,6 +292,12 @@ impl LexError {
         Diagnostic::error(self.code, self.message).at(at, "here")
     }
 }
+
+/// The longest integer literal (in characters, with its width and base
+/// prefix): about 33,000 bits in decimal. Longer ones are an error, since
+/// converting decimal digits to a number takes time quadratic in their
+/// count.
+pub const MAX_LITERAL_CHARS: usize = 10_000;
 
 /// Splits `text` into tokens, ending with an [`TokenKind::Eof`] token.
 /// Errors are collected; the lexer recovers and goes on.
@@ -360,14 +366,7 @@ impl Lexer<'_> {
                 }
                 continue;
             } else {
-                let ch = self.text[start..].chars().next().unwrap_or('?');
-                self.pos += ch.len_utf8().max(1);
-                self.error(
-                    Code::BadCharacter,
-                    start,
-                    self.pos,
-                    format!("unexpected character `{}`", ch.escape_debug()),
-                );
+                self.bad_characters();
                 space = true;
                 continue;
             };
@@ -396,6 +395,47 @@ impl Lexer<'_> {
             message: message.into(),
             span: Span::new(lo as u32, hi as u32),
         });
+    }
+
+    /// Whether the character at `pos` can start no token (nor whitespace
+    /// or a comment).
+    fn is_bad_at(&self, pos: usize) -> bool {
+        let Some(&c) = self.src.get(pos) else {
+            return false;
+        };
+        if c.is_ascii_whitespace() || c.is_ascii_alphanumeric() || c == b'_' || c == b'"' {
+            return false;
+        }
+        if c == b'#' {
+            return false;
+        }
+        let rest = &self.src[pos..];
+        !PUNCTS.iter().any(|(s, _)| rest.starts_with(s.as_bytes()))
+    }
+
+    /// A run of characters that start no token: one error for the whole
+    /// run, however long.
+    fn bad_characters(&mut self) {
+        let start = self.pos;
+        let mut count = 0usize;
+        loop {
+            let ch = self.text[self.pos..].chars().next().unwrap_or('?');
+            self.pos += ch.len_utf8().max(1);
+            count += 1;
+            if !self.is_bad_at(self.pos) {
+                break;
+            }
+        }
+        let run = &self.text[start..self.pos];
+        let message = if count == 1 {
+            format!("unexpected character `{}`", run.escape_debug())
+        } else {
+            format!(
+                "{count} unexpected characters `{}`",
+                crate::diag::shorten(run, 16)
+            )
+        };
+        self.error(Code::BadCharacter, start, self.pos, message);
     }
 
     fn block_comment(&mut self) {
@@ -502,7 +542,11 @@ impl Lexer<'_> {
             let value_follows = next.is_some_and(|c| c.is_ascii_digit());
             if value_follows {
                 self.pos += 1;
-                match parse_digits(&first, 10).and_then(|w| u32::try_from(w).ok()) {
+                let width_digits = (first.len() <= 20).then_some(&first);
+                match width_digits
+                    .and_then(|w| parse_digits(w, 10))
+                    .and_then(|w| u32::try_from(w).ok())
+                {
                     Some(w) => width = Some((w, signed)),
                     None => {
                         self.error(Code::BadLiteral, start, self.pos, "invalid literal width");
@@ -537,10 +581,26 @@ impl Lexer<'_> {
             let tail = self.digits_while(|c| c.is_ascii_alphanumeric() || c == b'_');
             (10, first + &tail)
         };
+        if self.pos - start > MAX_LITERAL_CHARS {
+            self.error(
+                Code::BadLiteral,
+                start,
+                self.pos,
+                format!(
+                    "integer literal of {} characters; the limit is {MAX_LITERAL_CHARS}",
+                    self.pos - start
+                ),
+            );
+            return TokenKind::Int(IntLit {
+                value: BigUint::zero(),
+                width,
+                base,
+            });
+        }
         let value = match parse_digits(&digits, base) {
             Some(v) => v,
             None => {
-                let text = &self.text[start..self.pos];
+                let text = crate::diag::shorten(&self.text[start..self.pos], 40);
                 self.error(
                     Code::BadLiteral,
                     start,

@@ -14,8 +14,13 @@
 //! a loader runs the front end on it again (about a millisecond per
 //! thousand lines), so a pipeline file can never disagree with the IR of
 //! the Janus version that loads it.
+//!
+//! Since the program is preprocessed, loading never needs a file: it is
+//! compiled in the sandbox ([`IncludeAccess::BuiltinOnly`]), so a pipeline
+//! file from elsewhere (a controller's device config, a firmware image)
+//! that says `#include "/etc/shadow"` gets an error, not the file.
 
-use crate::driver::{Compilation, Options, compile_source};
+use crate::driver::{Compilation, IncludeAccess, Options, compile_source};
 use thiserror::Error;
 
 const MAGIC: &str = "janus-pipeline 1";
@@ -98,13 +103,14 @@ impl Pipeline {
         })
     }
 
-    /// Runs the front end on the bundled program.
+    /// Runs the front end on the bundled program, in the sandbox: only
+    /// the built-in include files resolve and no file is read.
     pub fn compile(&self) -> Result<Compilation, PipelineError> {
-        let c = compile_source(
-            &format!("{}.p4", self.name),
-            self.source.clone(),
-            &Options::default(),
-        );
+        let sandbox = Options {
+            include_access: IncludeAccess::BuiltinOnly,
+            ..Options::default()
+        };
+        let c = compile_source(&format!("{}.p4", self.name), self.source.clone(), &sandbox);
         if c.has_errors() {
             return Err(PipelineError::DoesNotCompile(c.render(false)));
         }
@@ -141,6 +147,32 @@ mod tests {
         assert_eq!(back, p);
         let again = back.compile().expect("compiles");
         assert_eq!(again.program().map(|p| p.tables.len()), Some(1));
+    }
+
+    #[test]
+    fn compiles_in_the_sandbox() {
+        let dir =
+            std::env::temp_dir().join(format!("janus-pipeline-sandbox-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let secret = dir.join("secret.p4");
+        std::fs::write(&secret, "PIPELINE_FILE_SECRET\n").expect("write");
+        for include in [
+            format!("\"{}\"", secret.display()),
+            "\"secret.p4\"".to_string(),
+            "\"../secret.p4\"".to_string(),
+        ] {
+            let p = Pipeline {
+                name: dir.join("x").display().to_string(),
+                source: format!("#include {include}\nconst bit<8> A = 1;\n"),
+                p4info: String::new(),
+            };
+            let Err(PipelineError::DoesNotCompile(msg)) = p.compile() else {
+                panic!("{include} compiled");
+            };
+            assert!(msg.contains("E0025"), "{msg}");
+            assert!(!msg.contains("PIPELINE_FILE_SECRET"), "{msg}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -8,6 +8,30 @@
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+/// The largest source file the front end reads (16 MiB): a root file,
+/// source text handed in, or an included file. Larger ones are refused
+/// with an error (E0005) without being read.
+pub const MAX_SOURCE_BYTES: usize = 16 << 20;
+
+/// Reads the file at `path` if it is at most [`MAX_SOURCE_BYTES`] long;
+/// `Ok(Err(size))` (a lower bound of its size) if it is longer. Never
+/// reads more than the limit and one byte, whatever the file.
+pub fn read_capped(path: &Path) -> std::io::Result<Result<Vec<u8>, u64>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let len = file.metadata()?.len();
+    if len > MAX_SOURCE_BYTES as u64 {
+        return Ok(Err(len));
+    }
+    let mut bytes = Vec::with_capacity(len as usize);
+    file.take(MAX_SOURCE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() > MAX_SOURCE_BYTES {
+        return Ok(Err(bytes.len() as u64));
+    }
+    Ok(Ok(bytes))
+}
+
 /// Index of a file in a [`SourceMap`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FileId(pub u32);
@@ -57,6 +81,18 @@ pub struct SourceFile {
     pub path: Option<PathBuf>,
     pub text: String,
     line_starts: Vec<u32>,
+    /// For text that is not all ASCII: the number of characters before
+    /// each [`CHAR_BLOCK`]-byte block, so a column costs at most one
+    /// block's scan. Empty for ASCII text (a column is a byte difference).
+    char_marks: Vec<u32>,
+}
+
+/// The block size of [`SourceFile`]'s character index.
+const CHAR_BLOCK: usize = 4096;
+
+/// Whether `b` starts a UTF-8 character (is not a continuation byte).
+fn starts_char(b: u8) -> bool {
+    (b as i8) >= -0x40
 }
 
 impl SourceFile {
@@ -73,16 +109,31 @@ impl SourceFile {
         }
     }
 
-    /// One-based line and column (in characters) of `offset`.
+    /// One-based line and column (in characters) of `offset`. Takes
+    /// time independent of the line's length (a binary search for the
+    /// line, at most one 4 KiB block scanned for the column).
     pub fn line_col(&self, offset: u32) -> (usize, usize) {
-        let offset = offset.min(self.text.len() as u32);
-        let line = self.line_index(offset);
+        let offset = offset.min(self.text.len() as u32) as usize;
+        let line = self.line_index(offset as u32);
         let start = self.line_starts[line] as usize;
         let col = self
-            .text
-            .get(start..offset as usize)
-            .map_or(offset as usize - start, |s| s.chars().count());
+            .chars_before(offset)
+            .saturating_sub(self.chars_before(start));
         (line + 1, col + 1)
+    }
+
+    /// The number of characters that start before byte `offset`.
+    fn chars_before(&self, offset: usize) -> usize {
+        if self.char_marks.is_empty() {
+            return offset;
+        }
+        let block = offset / CHAR_BLOCK;
+        let from = block * CHAR_BLOCK;
+        let mark = self.char_marks.get(block).copied().unwrap_or(0) as usize;
+        mark + self.text.as_bytes()[from..offset]
+            .iter()
+            .filter(|&&b| starts_char(b))
+            .count()
     }
 }
 
@@ -106,20 +157,50 @@ impl SourceMap {
                 .filter(|&(_, b)| b == b'\n')
                 .map(|(i, _)| i as u32 + 1),
         );
+        let char_marks = if text.is_ascii() {
+            Vec::new()
+        } else {
+            let mut marks = Vec::with_capacity(text.len() / CHAR_BLOCK + 1);
+            let mut chars = 0u32;
+            for block in text.as_bytes().chunks(CHAR_BLOCK) {
+                marks.push(chars);
+                chars += block.iter().filter(|&&b| starts_char(b)).count() as u32;
+            }
+            // For the end of a text whose length is a multiple of the block.
+            marks.push(chars);
+            marks
+        };
         let id = FileId(self.files.len() as u32);
         self.files.push(SourceFile {
             name: name.into(),
             path,
             text,
             line_starts,
+            char_marks,
         });
         id
     }
 
     /// Reads a file from disk and adds it (a leading UTF-8 byte-order
-    /// mark is dropped, as cpp does).
+    /// mark is dropped, as cpp does). A file larger than
+    /// [`MAX_SOURCE_BYTES`] is an error of kind `FileTooLarge`.
     pub fn load(&mut self, path: &Path) -> std::io::Result<FileId> {
-        let mut text = std::fs::read_to_string(path)?;
+        let bytes = read_capped(path)?.map_err(|size| {
+            std::io::Error::new(
+                std::io::ErrorKind::FileTooLarge,
+                format!(
+                    "{} is {size} bytes or more; the limit is {} MiB",
+                    path.display(),
+                    MAX_SOURCE_BYTES >> 20
+                ),
+            )
+        })?;
+        let mut text = String::from_utf8(bytes).map_err(|_| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "stream did not contain valid UTF-8",
+            )
+        })?;
         if text.starts_with('\u{feff}') {
             text.drain(..'\u{feff}'.len_utf8());
         }
@@ -259,6 +340,24 @@ mod tests {
         assert_eq!(map.file(id).line_col(0), (1, 1));
         assert_eq!(map.file(id).line_col(4), (2, 2));
         assert_eq!(map.file(id).line_col(6), (3, 1));
+    }
+
+    #[test]
+    fn line_col_counts_characters_across_blocks() {
+        let mut map = SourceMap::new();
+        // 5000 two-byte characters on one line, then a second line.
+        let text = format!("{}\nab", "é".repeat(5000));
+        let id = map.add("a.p4", None, text);
+        let f = map.file(id);
+        assert_eq!(f.line_col(0), (1, 1));
+        assert_eq!(f.line_col(2), (1, 2));
+        assert_eq!(f.line_col(9000), (1, 4501));
+        assert_eq!(f.line_col(10_000), (1, 5001));
+        assert_eq!(f.line_col(10_002), (2, 2));
+        // The end of a text that fills its last block exactly.
+        let text = format!("é{}", "a".repeat(2 * 4096 - 2));
+        let id = map.add("b.p4", None, text);
+        assert_eq!(map.file(id).line_col(2 * 4096), (1, 2 * 4096));
     }
 
     #[test]

@@ -43,13 +43,15 @@ impl Checker<'_> {
             DeclKind::Enum(e) => self.enum_decl(e),
             DeclKind::Error(members) => {
                 for m in members {
-                    if self.prog.errors.contains(&m.name) {
+                    if self.error_numbers.contains_key(&m.name) {
                         self.error(
                             Code::DuplicateDeclaration,
                             m.span,
                             format!("`error.{}` is already declared", m.name),
                         );
                     } else {
+                        let number = self.prog.errors.len() as u32;
+                        self.error_numbers.insert(m.name.clone(), number);
                         self.prog.errors.push(m.name.clone());
                     }
                 }
@@ -57,7 +59,7 @@ impl Checker<'_> {
             DeclKind::MatchKind(members) => {
                 for m in members {
                     let idx = self.prog.match_kinds.len() as u32;
-                    if self.prog.match_kinds.contains(&m.name) {
+                    if !self.match_kind_names.insert(m.name.clone()) {
                         self.error(
                             Code::DuplicateDeclaration,
                             m.span,
@@ -166,10 +168,11 @@ impl Checker<'_> {
         s: &ast::StructDecl,
     ) -> TyId {
         let mut fields: Vec<FieldInfo> = Vec::new();
+        let mut names: std::collections::HashSet<&str> = std::collections::HashSet::new();
         let mut varbits = 0;
         for f in &s.fields {
             let ty = self.resolve_type(&f.ty);
-            if fields.iter().any(|x| x.name == f.name.name) {
+            if !names.insert(&f.name.name) {
                 self.error(
                     Code::DuplicateDeclaration,
                     f.name.span,
@@ -268,9 +271,10 @@ impl Checker<'_> {
             );
         }
         let mut members = Vec::new();
+        let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
         let mut values = Vec::new();
         for (m, v) in &e.members {
-            if members.contains(&m.name) {
+            if !seen.insert(&m.name) {
                 self.error(
                     Code::DuplicateDeclaration,
                     m.span,
@@ -533,9 +537,10 @@ impl Checker<'_> {
                 }
                 // State names, with `start` first.
                 let mut names: Vec<&ast::Ident> = Vec::new();
+                let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
                 for s in &p.states {
-                    if names.iter().any(|n| n.name == s.name.name)
-                        || matches!(s.name.name.as_str(), "accept" | "reject")
+                    if matches!(s.name.name.as_str(), "accept" | "reject")
+                        || !seen.insert(&s.name.name)
                     {
                         c.error(
                             Code::DuplicateDeclaration,
@@ -556,9 +561,20 @@ impl Checker<'_> {
                 };
                 names.swap(0, start);
                 let order: Vec<String> = names.iter().map(|n| n.name.clone()).collect();
+                // The first declaration of each name, and each name's index.
+                let mut first: std::collections::HashMap<&str, &ast::ParserState> =
+                    std::collections::HashMap::new();
+                for s in &p.states {
+                    first.entry(s.name.name.as_str()).or_insert(s);
+                }
+                let numbers: std::collections::HashMap<&str, u32> = order
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| (n.as_str(), i as u32))
+                    .collect();
                 let mut states = Vec::new();
                 for name in &order {
-                    let Some(s) = p.states.iter().find(|s| &s.name.name == name) else {
+                    let Some(&s) = first.get(name.as_str()) else {
                         continue;
                     };
                     c.ctx = Context::ParserState;
@@ -566,7 +582,7 @@ impl Checker<'_> {
                         let body: Vec<ir::Stmt> =
                             s.body.iter().filter_map(|st| c.stmt(st)).collect();
                         let t = match &s.transition {
-                            Some(t) => c.transition(t, &order),
+                            Some(t) => c.transition(t, &numbers),
                             None => {
                                 // A state without `transition` goes to reject.
                                 ir::Transition::Direct(ir::ParserState::REJECT)
@@ -585,12 +601,16 @@ impl Checker<'_> {
         );
     }
 
-    fn state_index(&mut self, path: &ast::Path, order: &[String]) -> u32 {
+    fn state_index(
+        &mut self,
+        path: &ast::Path,
+        order: &std::collections::HashMap<&str, u32>,
+    ) -> u32 {
         match path.name.name.as_str() {
             "accept" => ir::ParserState::ACCEPT,
             "reject" => ir::ParserState::REJECT,
-            n => match order.iter().position(|s| s == n) {
-                Some(i) => i as u32,
+            n => match order.get(n) {
+                Some(&i) => i,
                 None => {
                     self.error(
                         Code::UnknownState,
@@ -603,7 +623,11 @@ impl Checker<'_> {
         }
     }
 
-    fn transition(&mut self, t: &ast::Transition, order: &[String]) -> ir::Transition {
+    fn transition(
+        &mut self,
+        t: &ast::Transition,
+        order: &std::collections::HashMap<&str, u32>,
+    ) -> ir::Transition {
         match t {
             ast::Transition::Direct(path) => ir::Transition::Direct(self.state_index(path, order)),
             ast::Transition::Select { keys, cases, .. } => {

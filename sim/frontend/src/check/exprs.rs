@@ -203,12 +203,8 @@ impl Checker<'_> {
     }
 
     fn error_member(&mut self, m: &ast::Ident, span: Span) -> ir::Expr {
-        match self.prog.errors.iter().position(|e| *e == m.name) {
-            Some(i) => mk(
-                TypeTable::ERROR,
-                ExprKind::Const(Value::Error(i as u32)),
-                span,
-            ),
+        match self.error_numbers.get(&m.name).copied() {
+            Some(i) => mk(TypeTable::ERROR, ExprKind::Const(Value::Error(i)), span),
             None => {
                 self.error(
                     Code::UnknownMember,

@@ -196,6 +196,10 @@ pub(crate) struct Checker<'a> {
     next_owner: u32,
     /// (code, span) of errors already reported, to avoid repeats.
     reported: std::collections::HashSet<(Code, Span)>,
+    /// `prog.errors` by name: each member's number.
+    pub(crate) error_numbers: HashMap<String, u32>,
+    /// The names in `prog.match_kinds`.
+    pub(crate) match_kind_names: std::collections::HashSet<String>,
 }
 
 impl<'a> Checker<'a> {
@@ -220,6 +224,8 @@ impl<'a> Checker<'a> {
             loop_depth: 0,
             next_owner: 1,
             reported: Default::default(),
+            error_numbers: HashMap::new(),
+            match_kind_names: Default::default(),
         }
     }
 

@@ -4,7 +4,6 @@ use super::lex::{self, Kind, Tok};
 use super::macros::{self, parse_define};
 use super::{Cond, FileCtx, Preprocessor, cond_expr};
 use crate::diag::{Code, Diagnostic};
-use std::rc::Rc;
 
 /// One directive line, split into its name and the rest.
 struct Line<'t> {
@@ -45,6 +44,14 @@ impl Preprocessor<'_> {
             name_end,
             end,
         };
+        let name_for_guard = if kind == Kind::Ident { name } else { "" };
+        let may_open_guard = name_for_guard == "ifndef"
+            && ctx.conds.is_empty()
+            && matches!(ctx.guard, super::Guard::Start);
+        let first = may_open_guard
+            .then(|| line.tokens().into_iter().next())
+            .flatten();
+        ctx.saw_directive(name_for_guard, first.as_ref());
         let active = ctx.active();
         match (kind, name) {
             (Kind::Ident, "if") => self.dir_if(ctx, &line, IfKind::If),
@@ -206,9 +213,7 @@ impl Preprocessor<'_> {
             let line = format!("{name} {}", value.as_deref().unwrap_or("1"));
             let (toks, _) = lex::tokenize(&line, 0, line.len());
             match parse_define(&toks) {
-                Ok((name, m)) => {
-                    self.macros.insert(name, Rc::new(m));
-                }
+                Ok((name, m)) => self.define(name, m),
                 Err(e) => {
                     let msg = format!("invalid `-D {name}`: {}", e.msg);
                     self.diags.push(Diagnostic::error(Code::BadDirective, msg));
@@ -219,9 +224,7 @@ impl Preprocessor<'_> {
 
     fn dir_define(&mut self, ctx: &FileCtx, line: &Line) {
         match parse_define(&line.tokens()) {
-            Ok((name, m)) => {
-                self.macros.insert(name, Rc::new(m));
-            }
+            Ok((name, m)) => self.define(name, m),
             Err(e) => {
                 let span = match e.at {
                     Some((lo, hi)) => ctx.span(lo as usize, hi as usize),
@@ -279,9 +282,20 @@ impl Preprocessor<'_> {
             return self.error(Code::IncludeDepth, span, msg, "included here");
         }
         match self.resolve_include(ctx, &name, angled) {
-            Ok(id) if self.once.contains(&id) => {}
-            Ok(id) => self.run_file(id),
-            Err(msg) => self.error(Code::IncludeNotFound, span, msg, "included here"),
+            Ok(id) if self.once.contains(&id) || self.guarded(id) => {}
+            Ok(id) => {
+                let len = self.sources.file(id).text.len();
+                if self.scanned + len > self.limits.scanned {
+                    let msg = format!(
+                        "the preprocessor would read more than {} of source in all \
+                         (is a file without an include guard included over and over?)",
+                        super::shown_size(self.limits.scanned)
+                    );
+                    return self.stop(span, msg, "preprocessing stopped here");
+                }
+                self.run_file(id)
+            }
+            Err((code, msg)) => self.error(code, span, msg, "included here"),
         }
     }
 

@@ -18,8 +18,9 @@ pub(crate) enum Kind {
     Other,
 }
 
-/// The set of macro names a token must not be expanded by again.
-pub(crate) type HideSet = Option<Rc<Vec<Rc<str>>>>;
+/// The set of macros (by [`super::macros::Macro::id`]) a token must not
+/// be expanded by again: sorted, without repeats, shared.
+pub(crate) type HideSet = Option<Rc<[u32]>>;
 
 /// A preprocessing token.
 #[derive(Clone, Debug)]
@@ -53,42 +54,111 @@ impl Tok {
         self.kind == Kind::Punct && &*self.text == p
     }
 
-    /// Whether `name` is in the token's hide set.
-    pub fn is_hidden(&self, name: &str) -> bool {
+    /// Whether macro `id` is in the token's hide set.
+    pub fn is_hidden(&self, id: u32) -> bool {
         self.hide
             .as_ref()
-            .is_some_and(|h| h.iter().any(|n| &**n == name))
+            .is_some_and(|h| h.binary_search(&id).is_ok())
     }
 }
 
-/// `a ∪ b`.
+/// The number of macros in a hide set.
+pub(crate) fn hide_len(a: &HideSet) -> usize {
+    a.as_ref().map_or(0, |h| h.len())
+}
+
+/// Whether two hide sets are the same shared set (or both empty).
+pub(crate) fn hide_same(a: &HideSet, b: &HideSet) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(x), Some(y)) => Rc::ptr_eq(x, y),
+        _ => false,
+    }
+}
+
+/// `a ∪ b`, in time linear in their sizes.
 pub(crate) fn hide_union(a: &HideSet, b: &HideSet) -> HideSet {
     match (a, b) {
         (None, x) | (x, None) => x.clone(),
         (Some(x), Some(y)) => {
-            let mut v: Vec<Rc<str>> = x.to_vec();
-            for n in y.iter() {
-                if !v.contains(n) {
-                    v.push(n.clone());
+            if Rc::ptr_eq(x, y) {
+                return a.clone();
+            }
+            let mut v = Vec::with_capacity(x.len() + y.len());
+            let (mut i, mut j) = (0, 0);
+            while i < x.len() && j < y.len() {
+                match x[i].cmp(&y[j]) {
+                    std::cmp::Ordering::Less => {
+                        v.push(x[i]);
+                        i += 1;
+                    }
+                    std::cmp::Ordering::Greater => {
+                        v.push(y[j]);
+                        j += 1;
+                    }
+                    std::cmp::Ordering::Equal => {
+                        v.push(x[i]);
+                        i += 1;
+                        j += 1;
+                    }
                 }
             }
-            Some(Rc::new(v))
+            v.extend_from_slice(&x[i..]);
+            v.extend_from_slice(&y[j..]);
+            if v.len() == x.len() {
+                return a.clone();
+            }
+            if v.len() == y.len() {
+                return b.clone();
+            }
+            Some(Rc::from(v))
         }
     }
 }
 
-/// `a ∩ b`.
+/// `a ∩ b`, in time linear in their sizes.
 pub(crate) fn hide_intersect(a: &HideSet, b: &HideSet) -> HideSet {
     let (Some(x), Some(y)) = (a, b) else {
         return None;
     };
-    let v: Vec<Rc<str>> = x.iter().filter(|n| y.contains(n)).cloned().collect();
-    if v.is_empty() { None } else { Some(Rc::new(v)) }
+    if Rc::ptr_eq(x, y) {
+        return a.clone();
+    }
+    let mut v = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < x.len() && j < y.len() {
+        match x[i].cmp(&y[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                v.push(x[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    if v.is_empty() {
+        None
+    } else {
+        Some(Rc::from(v))
+    }
 }
 
-/// `a ∪ {name}`.
-pub(crate) fn hide_add(a: &HideSet, name: &Rc<str>) -> HideSet {
-    hide_union(a, &Some(Rc::new(vec![name.clone()])))
+/// `a ∪ {id}`.
+pub(crate) fn hide_add(a: &HideSet, id: u32) -> HideSet {
+    match a {
+        None => Some(Rc::from([id])),
+        Some(x) => match x.binary_search(&id) {
+            Ok(_) => a.clone(),
+            Err(at) => {
+                let mut v = Vec::with_capacity(x.len() + 1);
+                v.extend_from_slice(&x[..at]);
+                v.push(id);
+                v.extend_from_slice(&x[at..]);
+                Some(Rc::from(v))
+            }
+        },
+    }
 }
 
 pub(crate) fn is_ident_start(b: u8) -> bool {
@@ -308,6 +378,12 @@ pub(crate) fn spell(toks: &[Tok]) -> String {
 fn would_merge(a: &Tok, b: &Tok) -> bool {
     let word = |k: Kind| matches!(k, Kind::Ident | Kind::Number);
     word(a.kind) && word(b.kind)
+}
+
+/// An upper bound of the length of [`stringize`]'s result, computed
+/// without building it.
+pub(crate) fn stringize_len(toks: &[Tok]) -> usize {
+    toks.iter().map(|t| 2 * t.text.len() + 1).sum::<usize>() + 2
 }
 
 /// The string literal `#arg` makes of the argument tokens.

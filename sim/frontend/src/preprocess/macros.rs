@@ -22,6 +22,9 @@ const MAX_ARG_DEPTH: usize = 200;
 /// A `#define`d macro.
 #[derive(Debug)]
 pub(crate) struct Macro {
+    /// The macro's name as a number, for hide sets (set when it is
+    /// defined; the same for every definition of one name).
+    pub id: u32,
     /// The parameters of a function-like macro; `None` for object-like.
     /// A variadic macro's last parameter collects the extra arguments.
     pub params: Option<Vec<Rc<str>>>,
@@ -77,6 +80,7 @@ pub(crate) fn parse_define(toks: &[Tok]) -> Result<(Rc<str>, Macro), DefineError
     };
     let body = body_tokens(&toks[body_start.min(toks.len())..], params.as_deref())?;
     let m = Macro {
+        id: 0,
         params,
         variadic,
         body,
@@ -88,6 +92,7 @@ pub(crate) fn parse_define(toks: &[Tok]) -> Result<(Rc<str>, Macro), DefineError
 /// the parameters, whether the macro is variadic and where the body starts.
 fn parse_params(toks: &[Tok], mut i: usize) -> Result<(Vec<Rc<str>>, bool, usize), DefineError> {
     let mut params: Vec<Rc<str>> = Vec::new();
+    let mut seen: std::collections::HashSet<Rc<str>> = std::collections::HashSet::new();
     if toks.get(i).is_some_and(|t| t.is_punct(")")) {
         return Ok((params, false, i + 1));
     }
@@ -102,7 +107,7 @@ fn parse_params(toks: &[Tok], mut i: usize) -> Result<(Vec<Rc<str>>, bool, usize
             }
             _ => return Err(define_error("expected a parameter name", t)),
         };
-        if params.contains(&name) {
+        if !seen.insert(name.clone()) {
             return Err(define_error(format!("duplicate parameter `{name}`"), t));
         }
         params.push(name);
@@ -117,10 +122,16 @@ fn parse_params(toks: &[Tok], mut i: usize) -> Result<(Vec<Rc<str>>, bool, usize
 
 /// Checks a macro body and marks its parameter names.
 fn body_tokens(toks: &[Tok], params: Option<&[Rc<str>]>) -> Result<Vec<BodyTok>, DefineError> {
+    let index: std::collections::HashMap<&str, usize> = params
+        .unwrap_or(&[])
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (&**p, i))
+        .collect();
     let param_of = |t: &Tok| {
-        let ps = params?;
+        params?;
         (t.kind == Kind::Ident)
-            .then(|| ps.iter().position(|p| *p == t.text))
+            .then(|| index.get(&*t.text).copied())
             .flatten()
     };
     let body: Vec<BodyTok> = toks
@@ -241,7 +252,7 @@ impl Preprocessor<'_> {
         stack.reverse();
         let mut out = Vec::with_capacity(stack.len());
         while let Some(tok) = stack.pop() {
-            if !self.charge(1) || tok.kind != Kind::Ident || tok.is_hidden(&tok.text) {
+            if !self.charge(1) || tok.kind != Kind::Ident {
                 out.push(tok);
                 continue;
             }
@@ -249,8 +260,12 @@ impl Preprocessor<'_> {
                 out.push(self.builtin(tok));
                 continue;
             };
+            if tok.is_hidden(m.id) {
+                out.push(tok);
+                continue;
+            }
             let body = if m.params.is_none() {
-                let hide = lex::hide_add(&tok.hide, &tok.text);
+                let hide = lex::hide_add(&tok.hide, m.id);
                 self.subst(&m, &[], &hide, depth)
             } else {
                 let paren_next = match stack.last() {
@@ -298,11 +313,13 @@ impl Preprocessor<'_> {
         // Arguments are copied and expanded once per nesting level: their
         // length counts, or `F(F(F(...)))` would copy the rest of a long
         // line at every level.
-        if !self.charge(consumed.len()) {
+        // So do the hide sets intersected.
+        let sets = lex::hide_len(&tok.hide) + lex::hide_len(&args.rparen.hide);
+        if !self.charge(consumed.len() + sets) {
             return Err(consumed);
         }
         let hide = lex::hide_intersect(&tok.hide, &args.rparen.hide);
-        let hide = lex::hide_add(&hide, &tok.text);
+        let hide = lex::hide_add(&hide, m.id);
         Ok(self.subst(m, &args.args, &hide, depth))
     }
 
@@ -365,12 +382,22 @@ impl Preprocessor<'_> {
                 && b.tok.is_punct("#")
                 && let Some(p) = next.and_then(|n| n.param)
             {
+                // The text `#` and `##` make counts (a byte a unit): else
+                // nesting them doubles a token's length at every level.
+                if !self.charge(lex::stringize_len(arg(args, p))) {
+                    return Vec::new();
+                }
                 out.push(stringized(args, p, b.tok.space));
                 placemarker = false;
                 i += 2;
                 continue;
             }
             if b.tok.is_punct("##") && next.is_some() {
+                let cost = paste_cost(body, i + 1, args, function_like)
+                    + out.last().map_or(0, |t| t.text.len());
+                if !self.charge(cost) {
+                    return Vec::new();
+                }
                 let (rhs, used) = paste_operand(body, i + 1, args, function_like);
                 paste(&mut out, &mut placemarker, rhs);
                 i += 1 + used;
@@ -384,6 +411,11 @@ impl Preprocessor<'_> {
                     } else {
                         self.expanded_arg(&mut expanded, args, p, depth)
                     };
+                    if self.exp.failed {
+                        // Cut off (and reported): give up on this
+                        // replacement rather than copy what was left.
+                        return Vec::new();
+                    }
                     if let Some(first) = seq.first_mut() {
                         first.space = b.tok.space;
                     }
@@ -397,10 +429,24 @@ impl Preprocessor<'_> {
             }
             i += 1;
         }
+        // Tokens from one place share a hide set: each distinct set is
+        // merged once, and the merging counts as work.
+        let mut cost = out.len();
+        let mut last: Option<(HideSet, HideSet)> = None;
         for t in &mut out {
-            t.hide = lex::hide_union(&t.hide, hide);
+            if let Some((from, to)) = &last
+                && lex::hide_same(from, &t.hide)
+            {
+                t.hide = to.clone();
+                continue;
+            }
+            cost += lex::hide_len(&t.hide) + lex::hide_len(hide);
+            let merged = lex::hide_union(&t.hide, hide);
+            last = Some((std::mem::replace(&mut t.hide, merged.clone()), merged));
         }
-        self.charge(out.len());
+        if !self.charge(cost) {
+            return Vec::new();
+        }
         out
     }
 
@@ -461,6 +507,22 @@ fn paste_operand(
         return (vec![stringized(args, p, false)], 2);
     }
     (vec![b.tok.clone()], 1)
+}
+
+/// An upper bound of the text length of the right operand of the `##`
+/// before `body[i]`.
+fn paste_cost(body: &[BodyTok], i: usize, args: &[Vec<Tok>], function_like: bool) -> usize {
+    let b = &body[i];
+    if let Some(p) = b.param {
+        return arg(args, p).first().map_or(0, |t| t.text.len());
+    }
+    if function_like
+        && b.tok.is_punct("#")
+        && let Some(p) = body.get(i + 1).and_then(|n| n.param)
+    {
+        return lex::stringize_len(arg(args, p));
+    }
+    b.tok.text.len()
 }
 
 /// Applies `##`: glues the last token of `out` to the first of `rhs`.

