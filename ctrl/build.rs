@@ -18,6 +18,7 @@ const ROOTS: &[&str] = &[
     "p4/v1/p4runtime.proto",
     "google/rpc/code.proto",
     "stratum/p4_role_config.proto",
+    "janus/tenant_quota.proto",
     "gnmi/gnmi.proto",
 ];
 

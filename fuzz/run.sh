@@ -3,8 +3,12 @@
 #
 #   fuzz/run.sh TARGET SECONDS [extra libFuzzer flags...]
 #
-# TARGET is one of: frontend, frontend_structured, pipeline_file, pcap, stf,
-# packet, p4runtime.
+# TARGET is one of: frontend, frontend_timing, frontend_structured,
+# pipeline_file, pcap, stf, packet, p4runtime, journal.
+# frontend_timing finds inputs whose time per byte grows super-linearly
+# (see fuzz_targets/frontend_timing.rs); it is built without a sanitizer,
+# so that times are the front end's own, and gets inputs of at most 1 KiB
+# (the sizes it judges).
 # The corpus (fuzz/corpus/TARGET) and crash artifacts (fuzz/artifacts/TARGET)
 # are git-ignored. Needs cargo-fuzz (`cargo install cargo-fuzz --locked`).
 # Uses a nightly toolchain when one is installed, else the stable one with
@@ -73,6 +77,17 @@ if [ "$target" = packet ]; then
     done
 fi
 
+# The journal target starts from small inputs of both modes (see
+# fuzz_targets/journal.rs): raw bytes (a journal's magic, a format-0
+# record) and framed journals built from the rest of the input.
+if [ "$target" = journal ]; then
+    rm -f "$corpus"/*.p4
+    printf '\x00JANUSJNL\x01\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00' >"$corpus/raw_header"
+    printf '\x00\x05\x00\x00\x00\x00\x00\x00\x00hello' >"$corpus/raw_format0"
+    printf '\x01\x00\x10\x00\x07program\xff\x0a\x00\xff\xff' >"$corpus/framed_batches"
+    printf '\x03\x02\x30\x00\x20p4\xff\x0a\x02\x08\x01\xffabc\xff' >"$corpus/framed_snapshot"
+fi
+
 if [ "$target" = stf ]; then
     cp "$here"/../sim/stf/tests/data/*.stf "$corpus"/ 2>/dev/null || true
 fi
@@ -92,6 +107,13 @@ else
     cargo_cmd=(cargo fuzz)
 fi
 
+build_flags=()
+fuzz_flags=()
+if [ "$target" = frontend_timing ]; then
+    build_flags=(--sanitizer none)
+    fuzz_flags=(-max_len=1024)
+fi
+
 cd "$here"
-exec "${cargo_cmd[@]}" run "$target" "$corpus" -- \
-    -max_total_time="$seconds" -timeout=10 -print_final_stats=1 "$@"
+exec "${cargo_cmd[@]}" run "${build_flags[@]}" "$target" "$corpus" -- \
+    -max_total_time="$seconds" -timeout=10 -print_final_stats=1 "${fuzz_flags[@]}" "$@"

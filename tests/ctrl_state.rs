@@ -1,6 +1,10 @@
 //! `janus ctrl serve --state DIR` killed with SIGKILL while a client writes
-//! batches: after a restart every acknowledged batch is there, and every
-//! batch is there whole or not at all.
+//! batches (and the journal is compacted every few batches): after a
+//! restart every acknowledged batch is there, and every batch is there
+//! whole or not at all. A damaged journal stops the server (exit 1, the
+//! file untouched) until `janus ctrl journal recover` rewrites it;
+//! `janus ctrl journal check` reports it, and both refuse to run while a
+//! server holds the directory.
 
 use janus_ctrl::proto::p4::v1 as p4;
 use janus_ctrl::proto::p4::v1::p4_runtime_client::P4RuntimeClient;
@@ -56,12 +60,19 @@ impl Drop for Server {
 /// Starts `janus ctrl serve --state dir --p4 prog` and waits (bounded) for
 /// the address it prints.
 fn serve(dir: &Path, prog: &Path) -> Server {
+    serve_with(dir, prog, &[]).expect("the server starts")
+}
+
+/// Starts `janus ctrl serve --state dir --p4 prog ARGS`: the server once it
+/// prints its address, or its exit code and error line.
+fn serve_with(dir: &Path, prog: &Path, args: &[&str]) -> Result<Server, (Option<i32>, String)> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_janus"))
         .args(["ctrl", "serve", "--insecure", "--listen", "127.0.0.1:0"])
         .arg("--state")
         .arg(dir)
         .arg("--p4")
         .arg(prog)
+        .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -84,15 +95,39 @@ fn serve(dir: &Path, prog: &Path) -> Server {
         child,
         addr: "127.0.0.1:0".parse().unwrap(),
     };
-    server.addr = rx
+    match rx
         .recv_timeout(LIMIT)
-        .expect("the server prints its address")
-        .expect("the server starts");
-    server
+        .expect("the server prints its address or an error")
+    {
+        Ok(addr) => {
+            server.addr = addr;
+            Ok(server)
+        }
+        Err(line) => {
+            let status = server.child.wait().expect("the server exits");
+            Err((status.code(), line))
+        }
+    }
 }
 
-fn temp_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("janus-ctrl-state-{}", std::process::id()));
+/// `janus ctrl journal ARGS`: exit code, stdout, stderr.
+fn journal_cmd(args: &[&str], dir: &Path) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_janus"))
+        .args(["ctrl", "journal"])
+        .args(args)
+        .arg("--state")
+        .arg(dir)
+        .output()
+        .expect("janus runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("janus-ctrl-state-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
@@ -162,17 +197,13 @@ fn keys(n: u16) -> impl Iterator<Item = u16> {
     (0..PER_BATCH).map(move |j| 1 + n * PER_BATCH + j)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn acknowledged_batches_survive_kill_9_whole() {
-    let dir = temp_dir();
-    let prog = dir.join("prog.p4");
-    std::fs::write(&prog, PROGRAM).unwrap();
-    let state = dir.join("state");
-    let server = serve(&state, &prog);
-    let mut c = connect(&server).await;
-    let (table, action) = ids(&mut c).await;
-
-    // Become the primary.
+/// Becomes the primary (election id 1); the stream's two ends.
+async fn become_primary(
+    c: &mut P4RuntimeClient<Channel>,
+) -> (
+    mpsc::Sender<p4::StreamMessageRequest>,
+    tonic::Streaming<p4::StreamMessageResponse>,
+) {
     let (tx, rx) = mpsc::channel(4);
     let mut stream = within(c.stream_channel(ReceiverStream::new(rx)))
         .await
@@ -191,55 +222,41 @@ async fn acknowledged_batches_survive_kill_9_whole() {
     .await
     .unwrap();
     within(stream.message()).await.expect("arbitration answer");
+    (tx, stream)
+}
 
-    // Write batches until the server dies under the writer.
-    let acked = Arc::new(Mutex::new(Vec::<u16>::new()));
-    let writer = {
-        let acked = acked.clone();
-        let mut c = c.clone();
-        tokio::spawn(async move {
-            for n in 0..2000u16 {
-                let updates = keys(n)
-                    .map(|k| p4::Update {
-                        r#type: p4::update::Type::Insert as i32,
-                        entity: Some(p4::Entity {
-                            entity: Some(p4::entity::Entity::TableEntry(entry(table, action, k))),
-                        }),
-                    })
-                    .collect();
-                let sent = c.write(p4::WriteRequest {
-                    device_id: 1,
-                    election_id: Some(p4::Uint128 { high: 0, low: 1 }),
-                    updates,
-                    atomicity: p4::write_request::Atomicity::RollbackOnError as i32,
-                    ..Default::default()
-                });
-                match tokio::time::timeout(LIMIT, sent).await {
-                    Ok(Ok(_)) => acked.lock().unwrap().push(n),
-                    _ => return n,
-                }
-            }
-            2000
+/// Inserts the entries of batch `n` (all or nothing; unbounded: callers
+/// bound it).
+async fn write_batch(
+    c: &mut P4RuntimeClient<Channel>,
+    table: u32,
+    action: u32,
+    n: u16,
+) -> Result<(), tonic::Status> {
+    let updates = keys(n)
+        .map(|k| p4::Update {
+            r#type: p4::update::Type::Insert as i32,
+            entity: Some(p4::Entity {
+                entity: Some(p4::entity::Entity::TableEntry(entry(table, action, k))),
+            }),
         })
-    };
-    // Let some batches through, then SIGKILL mid-stream.
-    within(async {
-        while acked.lock().unwrap().len() < 25 {
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
+        .collect();
+    c.write(p4::WriteRequest {
+        device_id: 1,
+        election_id: Some(p4::Uint128 { high: 0, low: 1 }),
+        updates,
+        atomicity: p4::write_request::Atomicity::RollbackOnError as i32,
+        ..Default::default()
     })
-    .await;
-    drop(server);
-    let attempted = within(writer).await.expect("the writer ends");
-    drop(stream);
-    drop(tx);
-    let acked = acked.lock().unwrap().clone();
-    assert!(acked.len() >= 25 && attempted < 2000, "{attempted}");
+    .await
+    .map(|_| ())
+}
 
-    // Restart from the same directory (same --p4: the restored pipeline
-    // wins) and read the table back.
-    let server = serve(&state, &prog);
-    let mut c = connect(&server).await;
+/// The keys of the table's entries.
+async fn present_keys(
+    c: &mut P4RuntimeClient<Channel>,
+    table: u32,
+) -> std::collections::BTreeSet<u16> {
     let mut read = within(c.read(p4::ReadRequest {
         device_id: 1,
         entities: vec![p4::Entity {
@@ -269,6 +286,61 @@ async fn acknowledged_batches_survive_kill_9_whole() {
             present.insert(u16::from_be_bytes(key));
         }
     }
+    present
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn acknowledged_batches_survive_kill_9_whole() {
+    let dir = temp_dir("kill");
+    let prog = dir.join("prog.p4");
+    std::fs::write(&prog, PROGRAM).unwrap();
+    let state = dir.join("state");
+    // Compacted every 7 batches: the kill may land in a compaction.
+    let server = serve_with(&state, &prog, &["--snapshot-every", "7"]).expect("starts");
+    let mut c = connect(&server).await;
+    let (table, action) = ids(&mut c).await;
+    let (tx, stream) = become_primary(&mut c).await;
+
+    // Write batches until the server dies under the writer.
+    let acked = Arc::new(Mutex::new(Vec::<u16>::new()));
+    let writer = {
+        let acked = acked.clone();
+        let mut c = c.clone();
+        tokio::spawn(async move {
+            for n in 0..2000u16 {
+                let sent = write_batch(&mut c, table, action, n);
+                match tokio::time::timeout(LIMIT, sent).await {
+                    Ok(Ok(())) => acked.lock().unwrap().push(n),
+                    _ => return n,
+                }
+            }
+            2000
+        })
+    };
+    // Let some batches through, then SIGKILL mid-stream.
+    within(async {
+        while acked.lock().unwrap().len() < 25 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
+    .await;
+    drop(server);
+    let attempted = within(writer).await.expect("the writer ends");
+    drop(stream);
+    drop(tx);
+    let acked = acked.lock().unwrap().clone();
+    assert!(acked.len() >= 25 && attempted < 2000, "{attempted}");
+
+    // The killed server left an intact journal (maybe a torn tail).
+    let (code, out, err) = journal_cmd(&["check"], &state);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("snapshot: seq"), "compacted: {out}");
+
+    // Restart from the same directory (same --p4: the restored pipeline
+    // wins) and read the table back.
+    let server = serve(&state, &prog);
+    let mut c = connect(&server).await;
+    let present = present_keys(&mut c, table).await;
     for n in 0..=attempted {
         let here = keys(n).filter(|k| present.contains(k)).count();
         assert!(
@@ -287,6 +359,86 @@ async fn acknowledged_batches_survive_kill_9_whole() {
         present.len() <= (acked.len() + 1) * usize::from(PER_BATCH),
         "at most the batch in flight beyond the acknowledged ones"
     );
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_damaged_journal_stops_the_server_until_recovered() {
+    let dir = temp_dir("damaged");
+    let prog = dir.join("prog.p4");
+    std::fs::write(&prog, PROGRAM).unwrap();
+    let state = dir.join("state");
+    let (table, action) = {
+        let server = serve(&state, &prog);
+        let mut c = connect(&server).await;
+        let ids = ids(&mut c).await;
+        let _primary = become_primary(&mut c).await;
+        for n in 0..3 {
+            within(write_batch(&mut c, ids.0, ids.1, n))
+                .await
+                .expect("write");
+        }
+        ids
+    };
+    // A byte flipped in the middle batch (record 2).
+    let path = state.join("journal");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let contents = janus_ctrl::journal::parse(&bytes).expect("intact");
+    assert_eq!(contents.records.len(), 4);
+    let (kept, middle) = (contents.records[1].seq, contents.records[2].clone());
+    bytes[(middle.offset + middle.len - 1) as usize] ^= 0x01;
+    std::fs::write(&path, &bytes).unwrap();
+
+    // The server refuses to start, naming the record; the file stays.
+    let (code, line) = match serve_with(&state, &prog, &[]) {
+        Ok(_) => panic!("a server started on a damaged journal"),
+        Err(e) => e,
+    };
+    assert_eq!(code, Some(1), "{line}");
+    for part in [
+        "record 2".to_string(),
+        format!("seq {}", middle.seq),
+        format!("offset {}", middle.offset),
+        format!(
+            "janus ctrl journal recover --state {} --up-to {kept}",
+            state.display()
+        ),
+    ] {
+        assert!(line.contains(&part), "{part:?} in {line}");
+    }
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+
+    let (code, out, err) = journal_cmd(&["check"], &state);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("damaged: record 2"), "{out}");
+    assert!(out.contains("records: 2 intact"), "{out}");
+    let (code, out, err) = journal_cmd(&["recover", "--up-to", &(kept + 1).to_string()], &state);
+    assert_eq!(code, Some(1), "past the intact records: {out}{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+
+    let (code, out, err) = journal_cmd(&["recover", "--up-to", &kept.to_string()], &state);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(
+        std::fs::read(state.join("journal.damaged-1")).unwrap(),
+        bytes
+    );
+    let (code, out, _) = journal_cmd(&["check", "--records"], &state);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("intact"), "{out}");
+
+    // The server starts with batch 0 only; check and recover refuse while
+    // it runs.
+    let server = serve(&state, &prog);
+    let mut c = connect(&server).await;
+    let present = present_keys(&mut c, table).await;
+    assert_eq!(present, keys(0).collect());
+    let (code, _, err) = journal_cmd(&["check"], &state);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("in use"), "{err}");
+    let (code, _, err) = journal_cmd(&["recover", "--up-to", "0"], &state);
+    assert_eq!(code, Some(2), "{err}");
+    let _ = action;
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }

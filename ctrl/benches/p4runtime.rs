@@ -1,6 +1,7 @@
 //! P4Runtime over loopback: table-entry writes per second in batches of 1
-//! and 1,000, the latency of single writes (p50/p99, printed), and reading
-//! back 100k entries. Server and client run in one process on a
+//! and 1,000, the latency of single writes (p50/p99, printed), clone
+//! sessions of four replicas in batches of 10,000, and reading back 100k
+//! entries. Server and client run in one process on a
 //! multi-threaded tokio runtime, over real TCP and HTTP/2 (plaintext, no
 //! `--state`).
 
@@ -127,6 +128,36 @@ impl Bench {
         }
     }
 
+    /// Clone session `id` copying to ports 1 to 4 (replication ids 0, 1).
+    fn session(kind: p4::update::Type, id: u32) -> p4::Update {
+        let replicas = (1..=4u8)
+            .map(|port| p4::Replica {
+                port_kind: Some(p4::replica::PortKind::Port(vec![port])),
+                instance: u32::from(port % 2),
+                backup_replicas: Vec::new(),
+            })
+            .collect();
+        p4::Update {
+            r#type: kind as i32,
+            entity: Some(p4::Entity {
+                entity: Some(p4::entity::Entity::PacketReplicationEngineEntry(
+                    p4::PacketReplicationEngineEntry {
+                        r#type: Some(
+                            p4::packet_replication_engine_entry::Type::CloneSessionEntry(
+                                p4::CloneSessionEntry {
+                                    session_id: id,
+                                    replicas,
+                                    class_of_service: 0,
+                                    packet_length_bytes: 0,
+                                },
+                            ),
+                        ),
+                    },
+                )),
+            }),
+        }
+    }
+
     fn write(&mut self, updates: Vec<p4::Update>) {
         let client = &mut self.client;
         self.rt
@@ -232,6 +263,24 @@ fn benches(c: &mut Criterion) {
             },
             BatchSize::SmallInput,
         )
+    });
+    // 10,000 clone sessions of four replicas inserted, then deleted: the
+    // path that was quadratic (every session took a switch group by
+    // scanning all of them).
+    g.throughput(Throughput::Elements(20_000));
+    g.bench_function("clone_sessions_10k_of_4_replicas", |bench| {
+        bench.iter(|| {
+            let ids = 1..=10_000u32;
+            b.write(
+                ids.clone()
+                    .map(|i| Bench::session(p4::update::Type::Insert, i))
+                    .collect(),
+            );
+            b.write(
+                ids.map(|i| Bench::session(p4::update::Type::Delete, i))
+                    .collect(),
+            );
+        })
     });
     g.finish();
     // batch_of_1 may have ended on an insert.

@@ -7,7 +7,7 @@
 //! | common name | [`Identity`] | may |
 //! |---|---|---|
 //! | `operator` | [`Identity::Operator`] | everything |
-//! | `tenant:<id>` (decimal) | [`Identity::Tenant`] | its own role `tenant:<id>` only |
+//! | `tenant:<id>` (canonical decimal: digits only, no sign, spaces or leading zeros) | [`Identity::Tenant`] | its own role `tenant:<id>` only |
 //! | anything else | — | nothing (PERMISSION_DENIED) |
 //!
 //! Without TLS (`--insecure`, local development) every client is the
@@ -39,7 +39,12 @@ impl Identity {
             return Some(Identity::Operator);
         }
         let id = cn.strip_prefix("tenant:")?;
-        if id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit()) {
+        // Canonical decimal only: one spelling per tenant, so no two
+        // certificate names share a tenant's role and election ids.
+        let canonical = !id.is_empty()
+            && id.bytes().all(|b| b.is_ascii_digit())
+            && (id == "0" || !id.starts_with('0'));
+        if !canonical {
             return None;
         }
         id.parse().ok().map(Identity::Tenant)
@@ -253,11 +258,24 @@ mod tests {
             "tenant: 3",
             "tenant:3 ",
             "tenant:99999999999999999999999",
+            "tenant:01",
+            "tenant:00",
+            "tenant:007",
+            "tenant:\u{661}",
             "admin",
         ] {
             assert_eq!(Identity::from_common_name(bad), None, "{bad:?}");
         }
+        assert_eq!(
+            Identity::from_common_name("tenant:0"),
+            Some(Identity::Tenant(0))
+        );
+        assert_eq!(
+            Identity::from_common_name("tenant:10"),
+            Some(Identity::Tenant(10))
+        );
         assert_eq!(role_tenant("tenant:5"), Some(5));
+        assert_eq!(role_tenant("tenant:05"), None);
         assert_eq!(role_tenant("operator"), None);
         assert_eq!(Identity::Tenant(5).own_role().as_deref(), Some("tenant:5"));
     }

@@ -11,6 +11,7 @@ use janus_engine::table::{Entry, FieldMatch, MatchKind, TableError};
 use janus_engine::value::Bits;
 use janus_v1model::V1Switch;
 use std::collections::HashMap;
+use std::sync::Arc;
 use thiserror::Error;
 use tonic::Code;
 
@@ -108,12 +109,20 @@ pub(crate) struct TableMap {
     initial_default: Option<(usize, Vec<Bits>)>,
 }
 
+impl TableMap {
+    /// The position in the switch's key of the match field `id`.
+    pub(crate) fn field_position(&self, id: u32) -> Option<usize> {
+        self.fields.iter().position(|f| f.id == id)
+    }
+}
+
 /// A loaded pipeline.
 pub struct Pipeline {
     /// The config as the client set it (P4Info, device config, cookie).
     pub config: p4::ForwardingPipelineConfig,
     pub switch: V1Switch,
-    pub(crate) tables: HashMap<u32, TableMap>,
+    /// Shared, so an update holds its table's map without copying it.
+    pub(crate) tables: HashMap<u32, Arc<TableMap>>,
     /// Table ids in P4Info order, for wildcard reads.
     order: Vec<u32>,
     /// Counters, registers, the replication engine, controller headers.
@@ -128,11 +137,19 @@ pub struct Pipeline {
     pub(crate) tenant_policy: crate::roles::TenantPolicy,
     /// Table entries' metadata and idle timeouts.
     pub(crate) entry_data: crate::entry_data::EntryData,
+    /// Tenant quotas of the tables shared between tenants.
+    pub(crate) quotas: crate::quotas::Quotas,
 }
 
 /// Compiles a device config: a Janus pipeline file (`janus p4 compile -o`),
-/// or else P4 source text (compiled with the built-in include files only).
+/// or else P4 source text. Both are compiled in the front end's sandbox
+/// ([`janus_p4::driver::IncludeAccess::BuiltinOnly`]): `#include` reaches
+/// only the built-in architecture files, nothing on the server's disk is
+/// opened, and no diagnostic quotes text from outside the pushed config.
+/// (A pipeline file carries no include directories; its preprocessed
+/// program is compiled in the sandbox by `Pipeline::compile`.)
 pub fn compile_device_config(bytes: &[u8]) -> Result<janus_p4::driver::Compilation, PipelineError> {
+    use janus_p4::driver::{IncludeAccess, Options};
     use janus_p4::pipeline::Pipeline as File;
     if bytes.starts_with(b"janus-pipeline ") {
         let file =
@@ -143,11 +160,11 @@ pub fn compile_device_config(bytes: &[u8]) -> Result<janus_p4::driver::Compilati
     }
     let text = std::str::from_utf8(bytes)
         .map_err(|_| PipelineError::BadDeviceConfig("not UTF-8".into()))?;
-    let c = janus_p4::driver::compile_source(
-        "device_config.p4",
-        text.to_string(),
-        &janus_p4::driver::Options::default(),
-    );
+    let sandbox = Options {
+        include_access: IncludeAccess::BuiltinOnly,
+        ..Options::default()
+    };
+    let c = janus_p4::driver::compile_source("device_config.p4", text.to_string(), &sandbox);
     if c.has_errors() {
         return Err(PipelineError::DoesNotCompile(c.render(false)));
     }
@@ -254,7 +271,7 @@ impl Pipeline {
             });
             tables.insert(
                 pre.id,
-                TableMap {
+                Arc::new(TableMap {
                     id: pre.id,
                     slot,
                     name: pre.name.clone(),
@@ -266,7 +283,7 @@ impl Pipeline {
                     const_default: t.const_default_action_id != 0,
                     uses_priority,
                     initial_default: state.default.clone(),
-                },
+                }),
             );
             order.push(pre.id);
         }
@@ -274,6 +291,8 @@ impl Pipeline {
         let meters = crate::meters::Meters::build(info);
         let profiles = crate::profiles::Profiles::build(info, &switch);
         let digests = crate::digests::Digests::build(info);
+        let quotas = crate::quotas::Quotas::build(info, &tenant_policy, &tables)
+            .map_err(PipelineError::TenantPolicy)?;
         Ok(Pipeline {
             config,
             switch,
@@ -285,10 +304,11 @@ impl Pipeline {
             digests,
             tenant_policy,
             entry_data: Default::default(),
+            quotas,
         })
     }
 
-    pub(crate) fn table(&self, id: u32) -> Result<&TableMap, RpcError> {
+    pub(crate) fn table(&self, id: u32) -> Result<&Arc<TableMap>, RpcError> {
         self.tables
             .get(&id)
             .ok_or_else(|| RpcError::new(Code::NotFound, format!("no table with id {id}")))
@@ -325,10 +345,7 @@ impl Pipeline {
             E::ValueSetEntry(v) => self.write_value_set(kind, v),
             E::DigestEntry(d) => self.write_digest(kind, d),
             E::DirectCounterEntry(d) => self.write_direct_counter(kind, d),
-            _ => Err(RpcError::new(
-                Code::Unimplemented,
-                "this kind of entity cannot be written yet",
-            )),
+            E::ExternEntry(x) => self.write_extern(kind, x),
         }
     }
 
@@ -370,8 +387,21 @@ impl Pipeline {
             (Some(p), _) => Some(self.indirect_target(p, &t.name, te.action.as_ref())?),
             (None, _) => None,
         };
-        if kind != Type::Delete {
-            self.check_entry_data(&t, te)?;
+        // Everything is checked before the switch changes: an update
+        // answered with an error leaves no trace.
+        let direct = match kind {
+            Type::Insert | Type::Modify => {
+                self.check_entry_data(&t, te)?;
+                self.check_entry_resources(&t, te)?;
+                match indirect {
+                    Some(_) => None,
+                    None => Some(action_of(&t, te.action.as_ref(), false)?),
+                }
+            }
+            _ => None,
+        };
+        if kind == Type::Insert {
+            self.check_quota(&t, &key)?;
         }
         let state = self
             .switch
@@ -379,37 +409,35 @@ impl Pipeline {
             .ok_or_else(|| RpcError::new(Code::Internal, "table slot vanished"))?;
         match kind {
             Type::Insert => {
-                match indirect {
-                    Some(target) => state.insert_indirect(key.clone(), priority, target),
-                    None => {
-                        let (action, args) = action_of(&t, te.action.as_ref(), false)?;
-                        state.insert(Entry {
-                            key: key.clone(),
-                            priority,
-                            action,
-                            args,
-                        })
-                    }
+                match (indirect, direct) {
+                    (Some(target), _) => state.insert_indirect(key.clone(), priority, target),
+                    (None, Some((action, args))) => state.insert(Entry {
+                        key: key.clone(),
+                        priority,
+                        action,
+                        args,
+                    }),
+                    (None, None) => Err(TableError::NotFound),
                 }
                 .map_err(table_error)?;
+                self.count_quota(&t, &key, true);
                 self.record_entry_data(&t, te, &key, true);
-                self.entry_meter_config(&t, te, &key, priority)
+                self.entry_resources(&t, te, &key, priority)
             }
             Type::Modify => {
-                match indirect {
-                    Some(target) => state.modify_indirect(&key, priority, target),
-                    None => {
-                        let (action, args) = action_of(&t, te.action.as_ref(), false)?;
-                        state.modify(&key, priority, action, args)
-                    }
+                match (indirect, direct) {
+                    (Some(target), _) => state.modify_indirect(&key, priority, target),
+                    (None, Some((action, args))) => state.modify(&key, priority, action, args),
+                    (None, None) => Err(TableError::NotFound),
                 }
                 .map_err(table_error)?;
                 self.record_entry_data(&t, te, &key, false);
-                self.entry_meter_config(&t, te, &key, priority)
+                self.entry_resources(&t, te, &key, priority)
             }
             Type::Delete => {
                 let index = state.index_of(&key, priority);
                 state.remove(&key, priority).map_err(table_error)?;
+                self.count_quota(&t, &key, false);
                 if let Some(index) = index {
                     self.forget_direct_meter(te.table_id, index);
                     self.forget_entry_data(te.table_id, index);
@@ -564,12 +592,7 @@ impl Pipeline {
             Some(E::ActionProfileGroup(f)) => self.read_profile_groups(f)?,
             Some(E::ValueSetEntry(f)) => self.read_value_sets(f)?,
             Some(E::DigestEntry(f)) => self.read_digests(f)?,
-            Some(E::ExternEntry(_)) => {
-                return Err(RpcError::new(
-                    Code::Unimplemented,
-                    "extern entries cannot be read (v1model has none)",
-                ));
-            }
+            Some(E::ExternEntry(f)) => self.read_externs(f)?,
             None => return Err(invalid("an empty entity")),
         })
     }

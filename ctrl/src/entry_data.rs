@@ -67,6 +67,57 @@ impl Pipeline {
         Ok(())
     }
 
+    /// Checks the direct resources an INSERT or MODIFY writes with the
+    /// entry (`meter_config`, `counter_data`): the table must have them,
+    /// and their values must be valid.
+    pub(crate) fn check_entry_resources(
+        &self,
+        t: &TableMap,
+        te: &p4::TableEntry,
+    ) -> Result<(), RpcError> {
+        self.check_entry_meter_config(t, te)?;
+        if let Some(d) = &te.counter_data {
+            if self.res.direct_counter_of(t.id).is_none() {
+                return Err(RpcError::new(
+                    Code::InvalidArgument,
+                    format!("table {} has no direct counter", t.name),
+                ));
+            }
+            if d.packet_count < 0 || d.byte_count < 0 {
+                return Err(RpcError::new(
+                    Code::InvalidArgument,
+                    format!("table {}: negative counts", t.name),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the direct resources of the entry just inserted or modified
+    /// (checked by [`Pipeline::check_entry_resources`]).
+    pub(crate) fn entry_resources(
+        &mut self,
+        t: &TableMap,
+        te: &p4::TableEntry,
+        key: &[FieldMatch],
+        priority: i64,
+    ) -> Result<(), RpcError> {
+        self.entry_meter_config(t, te, key, priority)?;
+        if let Some(d) = &te.counter_data {
+            let index = self.entry_index(t, key, priority)?;
+            let set = self.switch.table(t.slot).is_some_and(|s| {
+                s.set_hit_counts(index, d.packet_count as u64, d.byte_count as u64)
+            });
+            if !set {
+                return Err(RpcError::new(
+                    Code::Internal,
+                    format!("{}: the entry's counter cell is missing", t.name),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Records the extra data of the entry just inserted (`inserted`) or
     /// modified with key `key`.
     pub(crate) fn record_entry_data(

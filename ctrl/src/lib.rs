@@ -29,6 +29,7 @@
 mod arbitration;
 pub mod audit;
 pub mod auth;
+pub mod batch;
 pub mod certs;
 pub mod client;
 pub mod device;
@@ -39,6 +40,7 @@ pub mod journal;
 pub mod meters;
 pub mod p4info;
 pub mod profiles;
+pub mod quotas;
 pub mod resources;
 pub mod roles;
 pub mod server;

@@ -265,7 +265,25 @@ impl Pipeline {
         Ok(())
     }
 
-    /// The `meter_config` of a TableEntry INSERT or MODIFY, if given.
+    /// Checks the `meter_config` of a TableEntry INSERT or MODIFY before
+    /// the switch changes: the table must have a direct meter and the
+    /// config must be valid.
+    pub(crate) fn check_entry_meter_config(
+        &self,
+        t: &crate::device::TableMap,
+        te: &p4::TableEntry,
+    ) -> Result<(), RpcError> {
+        let Some(c) = &te.meter_config else {
+            return Ok(());
+        };
+        let Some(name) = self.meters.direct_of(t.id) else {
+            return Err(invalid(format!("table {} has no direct meter", t.name)));
+        };
+        rates(Some(c), name).map(|_| ())
+    }
+
+    /// Writes the `meter_config` of a TableEntry INSERT or MODIFY (checked
+    /// by [`Pipeline::check_entry_meter_config`]), if given.
     pub(crate) fn entry_meter_config(
         &mut self,
         t: &crate::device::TableMap,

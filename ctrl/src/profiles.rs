@@ -24,6 +24,7 @@ use janus_engine::profile::{Member, ProfileError, Target};
 use janus_engine::table::{Entry, FieldMatch, TableError};
 use janus_engine::value::Bits;
 use janus_v1model::V1Switch;
+use prost::Message;
 use std::collections::BTreeMap;
 use tonic::Code;
 
@@ -444,6 +445,19 @@ impl Pipeline {
         if f.action_profile_id != 0 {
             self.profile_map(f.action_profile_id)?;
         }
+        if f.action_profile_id != 0 && f.member_id != 0 {
+            // One lookup: an update's capture reads one member.
+            let key = (f.action_profile_id, f.member_id);
+            return Ok(self
+                .profiles
+                .members
+                .get(&key)
+                .map(|m| p4::Entity {
+                    entity: Some(p4::entity::Entity::ActionProfileMember(m.clone())),
+                })
+                .into_iter()
+                .collect());
+        }
         Ok(self
             .profiles
             .members
@@ -466,6 +480,18 @@ impl Pipeline {
     ) -> Result<Vec<p4::Entity>, RpcError> {
         if f.action_profile_id != 0 {
             self.profile_map(f.action_profile_id)?;
+        }
+        if f.action_profile_id != 0 && f.group_id != 0 {
+            let key = (f.action_profile_id, f.group_id);
+            return Ok(self
+                .profiles
+                .groups
+                .get(&key)
+                .map(|g| p4::Entity {
+                    entity: Some(p4::entity::Entity::ActionProfileGroup(g.clone())),
+                })
+                .into_iter()
+                .collect());
         }
         Ok(self
             .profiles
@@ -632,7 +658,11 @@ impl Pipeline {
                         })
                         .collect(),
                 })
-                .collect();
+                .collect::<Vec<_>>();
+            // A set: read in one canonical order, whatever order the
+            // members were written in.
+            let mut members = members;
+            members.sort_by_cached_key(|m| m.encode_to_vec());
             out.push(p4::Entity {
                 entity: Some(p4::entity::Entity::ValueSetEntry(p4::ValueSetEntry {
                     value_set_id: *id,

@@ -11,7 +11,7 @@ use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
 use janus_engine::value::Bits;
 use janus_v1model::{MirrorTarget, V1Switch};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tonic::Code;
 
 fn invalid(message: impl Into<String>) -> RpcError {
@@ -48,16 +48,22 @@ pub struct Resources {
     /// Clone sessions as the client wrote them (canonical), with the
     /// multicast group made for a session of several replicas.
     sessions: BTreeMap<u32, (p4::CloneSessionEntry, Option<u16>)>,
-    /// The switch's replication nodes of each switch group, by replication
-    /// id (a node left without ports when its rid is no longer used).
-    nodes: HashMap<u16, HashMap<u16, u32>>,
+    /// The switch group of each clone session of several replicas, by
+    /// group: which session uses it.
+    session_groups: HashMap<u16, u32>,
+    /// Switch groups neither a client's group nor a session uses (a
+    /// session takes the highest).
+    free_groups: BTreeSet<u16>,
 }
 
 impl Resources {
     /// Maps the P4Info's counters, direct counters, registers and
     /// controller headers onto the switch.
     pub(crate) fn build(info: &cfg::P4Info, switch: &V1Switch) -> Resources {
-        let mut r = Resources::default();
+        let mut r = Resources {
+            free_groups: (1..=u16::MAX).collect(),
+            ..Resources::default()
+        };
         let unit = |s: &Option<cfg::CounterSpec>| s.as_ref().map_or(0, |s| s.unit);
         for c in &info.counters {
             let p = c.preamble.clone().unwrap_or_default();
@@ -445,12 +451,7 @@ impl Pipeline {
                 "multicast group {id}: v1model group ids are 16 bits"
             )));
         };
-        if let Some((s, _)) = self
-            .res
-            .sessions
-            .iter()
-            .find(|(_, (_, grp))| *grp == Some(switch_id))
-        {
+        if let Some(s) = self.res.session_groups.get(&switch_id) {
             return Err(RpcError::new(
                 Code::ResourceExhausted,
                 format!("multicast group {id} is in use by clone session {s}"),
@@ -469,6 +470,7 @@ impl Pipeline {
             Type::Insert | Type::Modify => {
                 let replicas = replicas(&g.replicas, &format!("multicast group {id}"))?;
                 self.set_switch_group(switch_id, &replicas);
+                self.res.free_groups.remove(&switch_id);
                 self.res.groups.insert(
                     id,
                     p4::MulticastGroupEntry {
@@ -482,6 +484,7 @@ impl Pipeline {
             Type::Delete => {
                 self.set_switch_group(switch_id, &[]);
                 self.res.groups.remove(&id);
+                self.res.free_groups.insert(switch_id);
                 Ok(())
             }
             Type::Unspecified => Err(invalid("update type UNSPECIFIED")),
@@ -528,13 +531,14 @@ impl Pipeline {
                     _ => {
                         let g = match old_group {
                             Some(g) => g,
-                            None => self.free_switch_group().ok_or_else(|| {
+                            None => self.res.free_groups.pop_last().ok_or_else(|| {
                                 RpcError::new(
                                     Code::ResourceExhausted,
                                     format!("{what}: no multicast group left for its replicas"),
                                 )
                             })?,
                         };
+                        self.res.session_groups.insert(g, id);
                         self.set_switch_group(g, &replicas);
                         self.switch.mirroring_add(id, MirrorTarget::Group(g));
                         Some(g)
@@ -544,7 +548,7 @@ impl Pipeline {
                     self.switch.mirroring_delete(id);
                 }
                 if let Some(g) = old_group.filter(|g| Some(*g) != group) {
-                    self.set_switch_group(g, &[]);
+                    self.release_session_group(g);
                 }
                 self.res.sessions.insert(
                     id,
@@ -563,7 +567,7 @@ impl Pipeline {
             Type::Delete => {
                 self.switch.mirroring_delete(id);
                 if let Some((_, Some(g))) = self.res.sessions.remove(&id) {
-                    self.set_switch_group(g, &[]);
+                    self.release_session_group(g);
                 }
                 Ok(())
             }
@@ -571,41 +575,20 @@ impl Pipeline {
         }
     }
 
-    /// A switch multicast group for a clone session: the highest id that
-    /// neither a client's group nor another session uses.
-    fn free_switch_group(&self) -> Option<u16> {
-        (1..=u16::MAX).rev().find(|g| {
-            !self.res.groups.contains_key(&u32::from(*g))
-                && !self.res.sessions.values().any(|(_, s)| *s == Some(*g))
-        })
+    /// Gives a clone session's switch group back to the free pool.
+    fn release_session_group(&mut self, group: u16) {
+        self.set_switch_group(group, &[]);
+        self.res.session_groups.remove(&group);
+        self.res.free_groups.insert(group);
     }
 
-    /// Makes switch group `group` copy to `replicas` (none: no copies).
-    /// Each replication id has one node per group, reused across changes.
+    /// Makes switch group `group` copy to `replicas` (none: no copies), in
+    /// replication id order, each id's ports as given: one step, whatever
+    /// the group held before.
     fn set_switch_group(&mut self, group: u16, replicas: &[(u32, u16)]) {
-        self.switch.mc_group_create(group);
-        let mut by_rid: BTreeMap<u16, Vec<u32>> = BTreeMap::new();
-        for &(port, rid) in replicas {
-            by_rid.entry(rid).or_default().push(port);
-        }
-        let nodes = self.res.nodes.entry(group).or_default();
-        for (rid, handle) in nodes.iter() {
-            if !by_rid.contains_key(rid) {
-                self.switch.mc_node_update(*handle, Vec::new());
-            }
-        }
-        for (rid, ports) in by_rid {
-            match nodes.get(&rid) {
-                Some(&h) => {
-                    self.switch.mc_node_update(h, ports);
-                }
-                None => {
-                    let h = self.switch.mc_node_create(rid, ports);
-                    self.switch.mc_node_associate(group, h);
-                    nodes.insert(rid, h);
-                }
-            }
-        }
+        let mut copies: Vec<(u16, u32)> = replicas.iter().map(|&(port, rid)| (rid, port)).collect();
+        copies.sort_by_key(|&(rid, _)| rid);
+        self.switch.mc_group_set(group, copies);
     }
 
     /// The PRE entries a read asks for (id 0: all of that kind).
@@ -620,19 +603,31 @@ impl Pipeline {
             )),
         };
         Ok(match f.r#type.as_ref() {
-            Some(T::MulticastGroupEntry(g)) => self
+            Some(T::MulticastGroupEntry(g)) if g.multicast_group_id != 0 => self
                 .res
                 .groups
-                .iter()
-                .filter(|(id, _)| g.multicast_group_id == 0 || **id == g.multicast_group_id)
-                .map(|(_, e)| wrap(T::MulticastGroupEntry(e.clone())))
+                .get(&g.multicast_group_id)
+                .map(|e| wrap(T::MulticastGroupEntry(e.clone())))
+                .into_iter()
                 .collect(),
-            Some(T::CloneSessionEntry(c)) => self
+            Some(T::MulticastGroupEntry(_)) => self
+                .res
+                .groups
+                .values()
+                .map(|e| wrap(T::MulticastGroupEntry(e.clone())))
+                .collect(),
+            Some(T::CloneSessionEntry(c)) if c.session_id != 0 => self
                 .res
                 .sessions
-                .iter()
-                .filter(|(id, _)| c.session_id == 0 || **id == c.session_id)
-                .map(|(_, (e, _))| wrap(T::CloneSessionEntry(e.clone())))
+                .get(&c.session_id)
+                .map(|(e, _)| wrap(T::CloneSessionEntry(e.clone())))
+                .into_iter()
+                .collect(),
+            Some(T::CloneSessionEntry(_)) => self
+                .res
+                .sessions
+                .values()
+                .map(|(e, _)| wrap(T::CloneSessionEntry(e.clone())))
                 .collect(),
             None => {
                 let mut all: Vec<p4::Entity> = self

@@ -144,6 +144,11 @@ impl TenantPolicy {
         Ok(policy)
     }
 
+    /// The match field holding the tenant id of tenant table `table_id`.
+    pub fn tenant_field(&self, table_id: u32) -> Option<u32> {
+        self.tables.get(&table_id).map(|k| k.field_id)
+    }
+
     /// Whether `te` is an entry of a tenant table keyed with `tenant`.
     fn owns_entry(&self, tenant: u64, te: &p4::TableEntry) -> bool {
         let Some(key) = self.tables.get(&te.table_id) else {
@@ -284,7 +289,8 @@ impl Access {
                     "the role's config does not cover P4 id {id}"
                 ))),
                 None => Err(denied(
-                    "only the default role may write packet replication engine entries".into(),
+                    "only the default role may write packet replication engine entries and tenant quotas"
+                        .into(),
                 )),
             },
             Access::Tenant(tenant) => match &entity.entity {
@@ -324,6 +330,9 @@ impl Access {
                     .is_some_and(|te| policy.owns_entry(*t, te)),
                 Some(E::CounterEntry(c)) => policy.owns_index(*t, c.counter_id, c.index.as_ref()),
                 Some(E::MeterEntry(m)) => policy.owns_index(*t, m.meter_id, m.index.as_ref()),
+                Some(E::ExternEntry(_)) => {
+                    crate::quotas::quota_of(entity).is_some_and(|(_, q)| q.tenant == *t)
+                }
                 _ => false,
             },
         }

@@ -31,15 +31,15 @@
 use crate::arbitration::{Arbitrations, Join, StreamTx, from_uint128};
 use crate::audit::{self, Who};
 use crate::auth::Identity;
+use crate::batch::{self, Slice};
 use crate::device::{Pipeline, RpcError};
 use crate::gnmi::{GnmiConfig, GnmiService, PortStats};
 use crate::journal::{Journal, JournalError, Restored, StateConfig};
-use crate::proto::google::rpc;
 use crate::proto::p4::v1 as p4;
 use crate::proto::p4::v1::p4_runtime_server::{P4Runtime, P4RuntimeServer};
 use crate::roles::Access;
 use crate::undo;
-use prost::Message;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
@@ -55,6 +55,10 @@ const STREAM_QUEUE: usize = 256;
 /// CPU port) go, for packets that PacketOuts put in: (port, frame).
 pub type PortTx = mpsc::Sender<(u32, Vec<u8>)>;
 
+/// How long a writer between two slices of a batch waits at most for the
+/// threads that queued for the state lock to take it.
+const YIELD_LIMIT: std::time::Duration = std::time::Duration::from_millis(2);
+
 /// The CPU port unless `--cpu-port` says otherwise (Janus's NIC port map).
 pub const DEFAULT_CPU_PORT: u32 = 510;
 
@@ -68,12 +72,17 @@ struct State {
     port_out: Option<PortTx>,
     /// The journal of the state directory (`--state`), if any.
     journal: Option<Journal>,
+    /// Counts pipeline commits (a batch applied in slices stops when the
+    /// pipeline changes under it).
+    generation: u64,
 }
 
 /// Makes `pipeline` the committed one; with a journal, first starts a new
 /// journal holding it and `carried` (the state RECONCILE_AND_COMMIT
-/// brought over). When the journal cannot be written the old pipeline
-/// stays.
+/// brought over, as a snapshot record). When the journal cannot be
+/// written the old pipeline stays (and when the new journal was renamed
+/// into place but the directory could not be synced, the journal takes
+/// no more writes until a restart, see [`Journal::start`]).
 fn commit(state: &mut State, pipeline: Pipeline, carried: &[p4::Update]) -> Result<(), Status> {
     if let Some(journal) = state.journal.as_mut() {
         journal.start(&pipeline.config, carried).map_err(|e| {
@@ -82,6 +91,7 @@ fn commit(state: &mut State, pipeline: Pipeline, carried: &[p4::Update]) -> Resu
         })?;
     }
     state.pipeline = Some(pipeline);
+    state.generation += 1;
     Ok(())
 }
 
@@ -94,13 +104,168 @@ struct Shared {
     /// Per-port packet and byte counts (gNMI interface counters), kept
     /// outside the lock.
     port_stats: PortStats,
+    /// Held by the Write RPC in progress: writers take turns in arrival
+    /// order.
+    writers: tokio::sync::Mutex<()>,
+    /// Threads waiting for the state lock (a writer between two slices
+    /// lets them in first).
+    waiting: AtomicUsize,
 }
 
 impl Shared {
     fn lock(&self) -> MutexGuard<'_, State> {
+        if let Ok(state) = self.state.try_lock() {
+            return state;
+        }
+        self.waiting.fetch_add(1, Ordering::SeqCst);
         // A panic while holding the lock leaves the state as it was between
         // updates; keep serving.
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
+        let state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        self.waiting.fetch_sub(1, Ordering::SeqCst);
+        state
+    }
+
+    /// Lets the threads waiting for the state lock take it before the
+    /// caller (which has just released it) takes it again: a long batch
+    /// does not starve reads, packets or arbitration. Bounded: after
+    /// [`YIELD_LIMIT`] the caller goes on.
+    fn yield_to_waiters(&self) {
+        let start = std::time::Instant::now();
+        while self.waiting.load(Ordering::SeqCst) > 0 && start.elapsed() < YIELD_LIMIT {
+            std::thread::yield_now();
+        }
+    }
+
+    /// The entities a Read request asks for, with the rights of its role.
+    fn read_entities(&self, req: &p4::ReadRequest) -> Result<Vec<p4::Entity>, Status> {
+        let state = self.lock();
+        let pipeline = state
+            .pipeline
+            .as_ref()
+            .ok_or_else(|| Status::failed_precondition("no forwarding pipeline config is set"))?;
+        // Reads need no primary: a tenant role reads with the tenant's
+        // rights, another role with its primary's (all without one).
+        let access = match crate::auth::role_tenant(&req.role) {
+            Some(tenant) => Access::Tenant(tenant),
+            None => state
+                .arbitration
+                .role_access(&req.role)
+                .cloned()
+                .unwrap_or(Access::Full),
+        };
+        let mut entities = Vec::new();
+        for e in &req.entities {
+            entities.extend(pipeline.read_entity(e)?);
+        }
+        if access != Access::Full {
+            entities.retain(|e| access.may_read(&pipeline.tenant_policy, e));
+        }
+        Ok(entities)
+    }
+
+    /// Applies a Write batch ([`crate::batch`]): one slice at a time under
+    /// the state lock (the whole batch when it is all or nothing), each
+    /// slice journaled before the next, every update audited. The role's
+    /// primary is checked again at every slice: updates after a change of
+    /// primary, or of pipeline, are refused.
+    fn write_batch(
+        &self,
+        who: &Who,
+        req: &p4::WriteRequest,
+        atomicity: p4::write_request::Atomicity,
+    ) -> Result<Vec<Result<(), RpcError>>, Status> {
+        use p4::write_request::Atomicity;
+        let slice = match atomicity {
+            Atomicity::ContinueOnError => Slice::SERVER,
+            _ => Slice::WHOLE,
+        };
+        let mut results: Vec<Result<(), RpcError>> = Vec::with_capacity(req.updates.len());
+        let mut generation = None;
+        let mut failure = None;
+        loop {
+            let rest = &req.updates[results.len()..];
+            let mut state = self.lock();
+            let primary =
+                P4RuntimeService::check_primary(&state, &req.role, req.election_id.as_ref())
+                    .cloned()
+                    .and_then(|access| match state.pipeline {
+                        None => Err(Status::failed_precondition(
+                            "no forwarding pipeline config is set",
+                        )),
+                        Some(_) if generation.is_some_and(|g| g != state.generation) => Err(
+                            Status::aborted("the forwarding pipeline changed during the batch"),
+                        ),
+                        Some(_) => Ok(access),
+                    });
+            let access = match primary {
+                Ok(access) => access,
+                Err(status) if results.is_empty() => {
+                    audit::refusal(who, "Write", &req.role, &status);
+                    return Err(status);
+                }
+                Err(status) => {
+                    let e = RpcError::new(status.code(), status.message());
+                    results.extend(rest.iter().map(|_| Err(e.clone())));
+                    break;
+                }
+            };
+            generation = Some(state.generation);
+            let exclusive = state.arbitration.exclusive_elsewhere(&req.role);
+            let State {
+                pipeline, journal, ..
+            } = &mut *state;
+            let Some(pipeline) = pipeline.as_mut() else {
+                // Checked above, under the same lock.
+                failure = Some(Status::internal("the pipeline vanished during the batch"));
+                break;
+            };
+            let writer = batch::Writer {
+                access: &access,
+                exclusive_elsewhere: &exclusive,
+            };
+            let outcome = batch::apply(pipeline, writer, atomicity, rest, slice);
+            if let Some(journal) = journal.as_mut() {
+                let applied: Vec<p4::Update> = outcome.applied(rest).into_iter().cloned().collect();
+                if let Err(e) = journal.append_batch(&applied) {
+                    tracing::error!("a Write batch cannot be saved: {e}");
+                    let status = match outcome.undo.map(|u| undo::roll_back(pipeline, u)) {
+                        Some(Ok(())) => Status::unavailable(format!(
+                            "the batch cannot be saved ({e}); it was rolled back"
+                        )),
+                        _ => Status::internal(format!(
+                            "the batch was applied but cannot be saved ({e}); it will be lost at a restart"
+                        )),
+                    };
+                    audit::refusal(who, "Write", &req.role, &status);
+                    failure = Some(status);
+                    break;
+                }
+                // The batch is saved; a failed compaction only means the
+                // journal keeps growing until the next attempt.
+                if journal.wants_snapshot() {
+                    match journal.compact(pipeline) {
+                        Ok(n) => tracing::info!(
+                            updates = n,
+                            next_seq = journal.next_seq(),
+                            "journal compacted: pipeline and a snapshot of the state"
+                        ),
+                        Err(e) => tracing::error!("the journal cannot be compacted: {e}"),
+                    }
+                }
+            }
+            results.extend(outcome.results);
+            drop(state);
+            if results.len() >= req.updates.len() {
+                break;
+            }
+            self.yield_to_waiters();
+        }
+        // Audited once each update's fate is known (rolled-back updates
+        // as ABORTED).
+        for (u, r) in req.updates.iter().zip(&results) {
+            audit::update(who, &req.role, u, r);
+        }
+        failure.map_or(Ok(results), Err)
     }
 
     /// Runs a packet arriving on `port` through the committed pipeline
@@ -266,7 +431,10 @@ impl P4RuntimeService {
                     next_stream: 0,
                     port_out: None,
                     journal: None,
+                    generation: 0,
                 }),
+                writers: tokio::sync::Mutex::new(()),
+                waiting: AtomicUsize::new(0),
             }),
         }
     }
@@ -280,21 +448,31 @@ impl P4RuntimeService {
 
     /// Commits a pipeline without a client (`janus ctrl serve --p4`).
     pub fn set_pipeline(&self, pipeline: Pipeline) {
-        self.shared.lock().pipeline = Some(pipeline);
+        let mut state = self.shared.lock();
+        state.pipeline = Some(pipeline);
+        state.generation += 1;
     }
 
     /// Attaches the state directory of `config` (before serving): takes
     /// its lock, reads the journal and restores the pipeline and the
     /// entities written to it. From then on every commit and every Write
-    /// batch is saved there before it is answered. A torn tail is dropped
-    /// (see [`crate::journal`]); a record that does not replay is an error.
+    /// batch is saved there before it is answered, and every
+    /// `config.snapshot_every` batches the journal is compacted. Only a
+    /// torn tail is dropped (see [`crate::journal`]); any other damage, or
+    /// a record that does not replay, is an error and leaves the journal
+    /// as it is.
     pub fn restore(&self, config: &StateConfig) -> Result<Restored, JournalError> {
         let (journal, contents) = Journal::open(config)?;
-        let restored = Restored {
-            batches: contents.batches.len(),
-            dropped_at: contents.dropped_at,
-        };
+        let restored = contents.restored();
         let pipeline = journal.replay(contents)?;
+        tracing::info!(
+            dir = %config.dir.display(),
+            pipeline = restored.pipeline,
+            snapshot = ?restored.snapshot,
+            batches = restored.batches,
+            seqs = ?restored.seqs,
+            "state restored: {restored}"
+        );
         let mut state = self.shared.lock();
         if let Some(p) = pipeline {
             state.pipeline = Some(p);
@@ -574,6 +752,19 @@ impl P4RuntimeService {
     }
 }
 
+/// Runs `work`, which may wait a while for the state lock (behind a
+/// Write's slice or an all-or-nothing batch), from an async RPC: on a
+/// multi-threaded runtime the worker first hands its other tasks to
+/// another thread (`block_in_place`), so waiting readers cannot take every
+/// worker; on a current-thread runtime simply inline.
+fn blocking<R>(work: impl FnOnce() -> R) -> R {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    match Handle::try_current().map(|h| h.runtime_flavor()) {
+        Ok(RuntimeFlavor::MultiThread) => tokio::task::block_in_place(work),
+        _ => work(),
+    }
+}
+
 /// Who sent `request` (to `rpc`); a certificate naming no Janus identity is
 /// refused, and the refusal audited.
 fn identify<T>(request: &Request<T>, rpc: &str) -> Result<Who, Status> {
@@ -584,38 +775,6 @@ fn identify<T>(request: &Request<T>, rpc: &str) -> Result<Who, Status> {
             Err(status)
         }
     }
-}
-
-/// The gRPC status of a Write batch in which some updates failed: UNKNOWN,
-/// with a `google.rpc.Status` whose details hold one `p4.v1.Error` per
-/// update, in order (canonical_code OK for those that were applied).
-fn batch_status(results: &[Result<(), RpcError>]) -> Status {
-    let failed = results.iter().filter(|r| r.is_err()).count();
-    let message = format!("{failed} of {} updates failed", results.len());
-    let details = results
-        .iter()
-        .map(|r| {
-            let (canonical_code, message) = match r {
-                Ok(()) => (Code::Ok as i32, String::new()),
-                Err(e) => (e.code as i32, e.message.clone()),
-            };
-            prost_types::Any {
-                type_url: "type.googleapis.com/p4.v1.Error".into(),
-                value: p4::Error {
-                    canonical_code,
-                    message,
-                    ..Default::default()
-                }
-                .encode_to_vec(),
-            }
-        })
-        .collect();
-    let status = rpc::Status {
-        code: Code::Unknown as i32,
-        message: message.clone(),
-        details,
-    };
-    Status::with_details(Code::Unknown, message, status.encode_to_vec().into())
 }
 
 #[tonic::async_trait]
@@ -635,70 +794,18 @@ impl P4Runtime for P4RuntimeService {
         Self::check_role(who.identity, &req.role).map_err(refuse)?;
         let atomicity = Atomicity::try_from(req.atomicity)
             .map_err(|_| Status::invalid_argument("unknown atomicity"))?;
-        let mut state = self.shared.lock();
-        let access = Self::check_primary(&state, &req.role, req.election_id.as_ref())
-            .map_err(refuse)?
-            .clone();
-        let exclusive = state.arbitration.exclusive_elsewhere(&req.role);
-        let State {
-            pipeline, journal, ..
-        } = &mut *state;
-        let pipeline = pipeline
-            .as_mut()
-            .ok_or_else(|| Status::failed_precondition("no forwarding pipeline config is set"))?;
-        // Each update: the role's rights first, then the device.
-        let mut apply = |pipeline: &mut Pipeline, u: &p4::Update| {
-            access
-                .check_write(&pipeline.tenant_policy, &exclusive, u)
-                .and_then(|()| pipeline.apply(u))
-        };
-        // Both all-or-nothing modes roll back at the first failure; as the
-        // state lock is held for the whole batch, no packet sees part of
-        // it, which makes ROLLBACK_ON_ERROR DATAPLANE_ATOMIC as well.
-        let (results, undo): (Vec<Result<(), RpcError>>, _) = match atomicity {
-            Atomicity::ContinueOnError => (
-                req.updates.iter().map(|u| apply(pipeline, u)).collect(),
-                None,
-            ),
-            Atomicity::RollbackOnError | Atomicity::DataplaneAtomic => {
-                match undo::apply_all_or_nothing(pipeline, &req.updates, &mut apply) {
-                    Ok(undo) => (vec![Ok(()); req.updates.len()], Some(undo)),
-                    Err(failed) => (failed.results(req.updates.len()), None),
-                }
-            }
-        };
-        if let Some(journal) = journal.as_mut() {
-            let applied: Vec<p4::Update> = req
-                .updates
-                .iter()
-                .zip(&results)
-                .filter(|(_, r)| r.is_ok())
-                .map(|(u, _)| u.clone())
-                .collect();
-            if let Err(e) = journal.append_batch(&applied) {
-                tracing::error!("a Write batch cannot be saved: {e}");
-                let status = match undo.map(|u| undo::roll_back(pipeline, u)) {
-                    Some(Ok(())) => Status::unavailable(format!(
-                        "the batch cannot be saved ({e}); it was rolled back"
-                    )),
-                    _ => Status::internal(format!(
-                        "the batch was applied but cannot be saved ({e}); it will be lost at a restart"
-                    )),
-                };
-                audit::refusal(&who, "Write", &req.role, &status);
-                return Err(status);
-            }
-        }
-        drop(state);
-        // Audited once the batch's fate is known (rolled-back updates as
-        // ABORTED).
-        for (u, r) in req.updates.iter().zip(&results) {
-            audit::update(&who, &req.role, u, r);
-        }
+        batch::check_limits(&req.updates, atomicity).map_err(|e| refuse(e.into()))?;
+        // Writers take turns in arrival order, waiting without holding a
+        // worker. The batch then runs in place on this worker (handing it
+        // to another thread with `spawn_blocking` or `block_in_place` cost
+        // 40% of the throughput): it holds the state lock one slice at a
+        // time, and the runtime's other workers answer every other RPC.
+        let _turn = self.shared.writers.lock().await;
+        let results = self.shared.write_batch(&who, &req, atomicity)?;
         let failed = results.iter().filter(|r| r.is_err()).count();
         tracing::debug!(updates = results.len(), failed, "write");
         if failed > 0 {
-            return Err(batch_status(&results));
+            return Err(batch::status(&results));
         }
         Ok(Response::new(p4::WriteResponse {}))
     }
@@ -717,29 +824,9 @@ impl P4Runtime for P4RuntimeService {
         };
         self.check_device(req.device_id).map_err(refuse)?;
         Self::check_role(who.identity, &req.role).map_err(refuse)?;
-        let mut entities = Vec::new();
-        {
-            let state = self.shared.lock();
-            let pipeline = state.pipeline.as_ref().ok_or_else(|| {
-                Status::failed_precondition("no forwarding pipeline config is set")
-            })?;
-            // Reads need no primary: a tenant role reads with the tenant's
-            // rights, another role with its primary's (all without one).
-            let access = match crate::auth::role_tenant(&req.role) {
-                Some(tenant) => Access::Tenant(tenant),
-                None => state
-                    .arbitration
-                    .role_access(&req.role)
-                    .cloned()
-                    .unwrap_or(Access::Full),
-            };
-            for e in &req.entities {
-                entities.extend(pipeline.read_entity(e)?);
-            }
-            if access != Access::Full {
-                entities.retain(|e| access.may_read(&pipeline.tenant_policy, e));
-            }
-        }
+        // The runtime's other tasks move on while the read waits for the
+        // state lock.
+        let entities = blocking(|| self.shared.read_entities(&req))?;
         // Stream the entities in responses of at most this many.
         const PER_RESPONSE: usize = 1000;
         let chunks: Vec<Vec<p4::Entity>> = if entities.is_empty() {

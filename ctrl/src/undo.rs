@@ -68,20 +68,14 @@ impl Pipeline {
     fn entry_like(&self, te: &p4::TableEntry) -> Option<Option<p4::TableEntry>> {
         let t = self.table(te.table_id).ok()?;
         let key = key_of(t, te).ok()?;
-        let filter = p4::TableEntry {
-            table_id: te.table_id,
-            r#match: te.r#match.clone(),
-            priority: te.priority,
-            meter_config: Some(p4::MeterConfig::default()),
-            ..Default::default()
+        // One lookup in the table's index, not a scan: capturing stays
+        // constant-time per update, so batches stay linear.
+        let Ok(index) = self.entry_index(t, &key, i64::from(te.priority)) else {
+            return Some(None);
         };
-        let found = self.read(&filter).ok()?;
-        Some(
-            found
-                .into_iter()
-                .find(|e| key_of(t, e).is_ok_and(|k| k == key) && e.priority == te.priority)
-                .map(writable),
-        )
+        let mut old = self.entry_at(te.table_id, index)?;
+        old.meter_config = self.direct_meter_config(te.table_id, index);
+        Some(Some(writable(old)))
     }
 
     /// The updates that undo `u` if it is applied now, read before it is.
@@ -248,8 +242,34 @@ impl Pipeline {
                     entity.clone(),
                 )
             }
-            // Not writable: the update fails.
-            _ => Some(Vec::new()),
+            E::ExternEntry(x) => {
+                let Some((table, q)) = crate::quotas::quota_of(&p4::Entity {
+                    entity: Some(entity.clone()),
+                }) else {
+                    return Some(Vec::new());
+                };
+                let old = self.quota_set(table, q.tenant).map(|limit| {
+                    crate::quotas::quota_entity(
+                        table,
+                        crate::proto::janus::TenantQuota {
+                            tenant: q.tenant,
+                            limit,
+                            used: 0,
+                        },
+                    )
+                });
+                let set = |e: p4::Entity, kind: Type| e.entity.map(|e| update(kind, e));
+                Some(match (kind, old) {
+                    (Type::Insert | Type::Modify, Some(old)) => {
+                        set(old, Type::Modify).into_iter().collect()
+                    }
+                    (Type::Insert | Type::Modify, None) => {
+                        vec![update(Type::Delete, E::ExternEntry(x.clone()))]
+                    }
+                    (Type::Delete, Some(old)) => set(old, Type::Insert).into_iter().collect(),
+                    _ => Vec::new(),
+                })
+            }
         }
     }
 
@@ -257,8 +277,8 @@ impl Pipeline {
     /// in a fresh pipeline of the same program, in dependency order
     /// (members before the groups and entries using them). Counter and
     /// register cells are listed when not zero, meter cells when
-    /// configured, default entries when changed; direct counter data is
-    /// not (the model cannot write it).
+    /// configured, default entries when changed, table entries with their
+    /// direct counter data when not zero.
     pub fn snapshot(&self) -> Result<Vec<p4::Update>, RpcError> {
         let mut out = Vec::new();
         let mut add = |kind: Type, entities: Vec<p4::Entity>| {
@@ -292,8 +312,11 @@ impl Pipeline {
             Type::Insert,
             self.read_profile_groups(&p4::ActionProfileGroup::default())?,
         );
+        let (quotas_before, quotas_after) = self.written_quotas();
+        add(Type::Insert, quotas_before);
         let entries = self.read(&p4::TableEntry {
             meter_config: Some(p4::MeterConfig::default()),
+            counter_data: Some(p4::CounterData::default()),
             ..Default::default()
         })?;
         add(
@@ -301,11 +324,19 @@ impl Pipeline {
             entries
                 .into_iter()
                 .filter(|e| !e.is_const)
-                .map(|e| p4::Entity {
-                    entity: Some(E::TableEntry(writable(e))),
+                .map(|e| {
+                    let counts = e
+                        .counter_data
+                        .filter(|d| d.packet_count != 0 || d.byte_count != 0);
+                    let mut e = writable(e);
+                    e.counter_data = counts;
+                    p4::Entity {
+                        entity: Some(E::TableEntry(e)),
+                    }
                 })
                 .collect(),
         );
+        add(Type::Modify, quotas_after);
         add(
             Type::Modify,
             self.written_defaults()
@@ -488,6 +519,8 @@ fn ids_of(u: &p4::Update) -> Vec<u32> {
         .flatten()
         .collect(),
         Some(E::ActionProfileGroup(g)) => vec![g.action_profile_id],
+        // A tenant quota names its table.
+        Some(E::ExternEntry(x)) => vec![x.extern_id],
         _ => Vec::new(),
     }
 }

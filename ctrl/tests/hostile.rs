@@ -239,7 +239,7 @@ async fn start_in(state: &StateConfig) -> Server {
 async fn mangled_requests_get_statuses_and_stored_state_stays_sound() {
     let dir = std::env::temp_dir().join(format!("janus-hostile-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let state = StateConfig { dir: dir.clone() };
+    let state = StateConfig::new(dir.clone());
     let cfg = config();
     let info = cfg.p4info.clone().unwrap();
     let live = {
@@ -464,4 +464,69 @@ async fn huge_batches_unknown_ids_and_wrong_widths() {
     within(c2.capabilities(p4::CapabilitiesRequest::default()))
         .await
         .expect("capabilities");
+}
+
+/// A pushed program may include only the built-in architecture files: an
+/// `#include` of a file on the server's disk (absolute, `../` relative,
+/// or inside a pipeline file) is refused with INVALID_ARGUMENT, and the
+/// answer quotes nothing of the file.
+#[tokio::test]
+async fn pushed_programs_cannot_include_server_files() {
+    use p4::set_forwarding_pipeline_config_request::Action;
+    const SECRET: &str = "janus_hostile_secret_line_7c41 = 1;";
+    let dir = std::env::temp_dir().join(format!("janus-hostile-include-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let secret = dir.join("secret.p4");
+    std::fs::write(&secret, format!("{SECRET}\n")).unwrap();
+    // The same file by a path relative to the server's working directory.
+    let cwd = std::env::current_dir().unwrap();
+    let up = "../".repeat(cwd.components().count().saturating_sub(1));
+    let relative = format!(
+        "{up}{}",
+        secret.display().to_string().trim_start_matches('/')
+    );
+    assert!(std::path::Path::new(&relative).is_file(), "{relative}");
+
+    let s = start().await;
+    let mut c = client(&s).await;
+    let mut stream = Stream::open(&mut c).await;
+    stream.arbitrate(1).await;
+    assert_eq!(stream.answer().await.unwrap().0, Code::Ok);
+
+    let includes = [
+        "\"/etc/shadow\"".to_string(),
+        format!("\"{}\"", secret.display()),
+        format!("\"{relative}\""),
+        format!("<{}>", secret.display()),
+    ];
+    for include in &includes {
+        let source = format!("#include {include}\n{PROGRAM}");
+        // As P4 source, and inside a pipeline file.
+        let as_file = janus_p4::pipeline::Pipeline {
+            name: "hostile".into(),
+            source: source.clone(),
+            p4info: String::new(),
+        }
+        .to_bytes();
+        for device_config in [source.clone().into_bytes(), as_file] {
+            let mut cfg = config();
+            cfg.p4_device_config = device_config;
+            let e = set_pipeline(&mut c, 1, cfg, Action::Verify)
+                .await
+                .unwrap_err();
+            assert_eq!(e.code(), Code::InvalidArgument, "{include}: {e:?}");
+            let msg = e.message();
+            assert!(
+                msg.contains(&format!("`#include {include}` is not allowed")),
+                "{include}: {msg}"
+            );
+            assert!(!msg.contains("janus_hostile_secret"), "{include}: {msg}");
+            assert!(!msg.contains("root:"), "{include}: {msg}");
+        }
+    }
+    // The built-in files are still there.
+    set_pipeline(&mut c, 1, config(), Action::Verify)
+        .await
+        .expect("the program verifies");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -424,7 +424,7 @@ fn pki(clients: &[&str]) -> Bundle {
 
 /// A server with mTLS and the isolation program committed.
 async fn start_tls() -> TlsServer {
-    let pki = pki(&["operator", "tenant:7", "tenant:8", "admin"]);
+    let pki = pki(&["operator", "tenant:7", "tenant:8", "admin", "tenant:07"]);
     let listener = within(tokio::net::TcpListener::bind("127.0.0.1:0"))
         .await
         .unwrap();
@@ -690,6 +690,20 @@ async fn operator_and_tenants_over_mtls() {
     let mut admin = s.client_as("admin").await;
     fails_with(
         read_as(&mut admin, "", vec![all_of_table(0)]).await,
+        Code::PermissionDenied,
+    );
+    // A second spelling of tenant 7 is no identity at all: it may not use
+    // tenant 7's role (nor read as it, nor join its arbitration).
+    let mut t07 = s.client_as("tenant:07").await;
+    for role in ["tenant:7", "tenant:07"] {
+        fails_with(
+            read_as(&mut t07, role, vec![all_of_table(0)]).await,
+            Code::PermissionDenied,
+        );
+    }
+    let (_tx, out) = tokio::sync::mpsc::channel::<p4::StreamMessageRequest>(1);
+    fails_with(
+        within(t07.stream_channel(tokio_stream::wrappers::ReceiverStream::new(out))).await,
         Code::PermissionDenied,
     );
 }

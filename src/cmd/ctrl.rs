@@ -5,7 +5,8 @@
 //! behavioural model until killed. Exit 2 when the arguments or the program
 //! are bad, 1 when the server cannot run (the address cannot be bound).
 //! `janus ctrl certs` makes development certificates; `table`, `counters`
-//! and `tenant` are P4Runtime clients (`ctrl_client`).
+//! and `tenant` are P4Runtime clients (`ctrl_client`); `journal check` and
+//! `journal recover` work on a `--state` directory (`ctrl_journal`).
 
 use clap::{ArgGroup, Args, Subcommand};
 use janus_ctrl::auth::TlsConfig;
@@ -104,6 +105,11 @@ pub enum CtrlCommand {
         /// must then name the same program.
         #[arg(long, value_name = "DIR")]
         state: Option<PathBuf>,
+        /// With --state: compact the journal (the pipeline and a snapshot
+        /// of the state) after this many batches; 0 never does.
+        #[arg(long, value_name = "N", default_value_t = janus_ctrl::journal::DEFAULT_SNAPSHOT_EVERY,
+              requires = "state")]
+        snapshot_every: u32,
     },
     /// Make development certificates for mTLS: a CA (ca.pem), the server's
     /// (server.pem, server.key) and client certificates for the operator
@@ -130,6 +136,12 @@ pub enum CtrlCommand {
     /// Tenants of p4/sdn.p4 over P4Runtime: add, del.
     #[command(subcommand)]
     Tenant(super::ctrl_client::TenantCommand),
+    /// Tenant quotas of the tables shared between tenants: show, set, reset.
+    #[command(subcommand)]
+    Quota(super::ctrl_client::quota::QuotaCommand),
+    /// The journal of a --state directory: check it, recover a damaged one.
+    #[command(subcommand)]
+    Journal(super::ctrl_journal::JournalCommand),
 }
 
 impl CtrlCommand {
@@ -173,6 +185,8 @@ pub fn run(c: CtrlCommand) -> ExitCode {
         CtrlCommand::Table(c) => super::ctrl_client::run_table(c),
         CtrlCommand::Counters(a) => super::ctrl_client::run_counters(a),
         CtrlCommand::Tenant(c) => super::ctrl_client::run_tenant(c),
+        CtrlCommand::Quota(c) => super::ctrl_client::run_quota(c),
+        CtrlCommand::Journal(c) => super::ctrl_journal::run(c),
         CtrlCommand::Serve {
             listen,
             p4,
@@ -182,6 +196,7 @@ pub fn run(c: CtrlCommand) -> ExitCode {
             tls,
             audit_log: _,
             state,
+            snapshot_every,
         } => {
             let tls = match check_management_listen(listen).and_then(|()| tls.mtls_config()) {
                 Ok(t) => t,
@@ -191,6 +206,10 @@ pub fn run(c: CtrlCommand) -> ExitCode {
                 }
             };
             let service = P4RuntimeService::with_cpu_port(device_id, cpu_port);
+            let state = state.map(|dir| janus_ctrl::journal::StateConfig {
+                dir,
+                snapshot_every,
+            });
             if let Err(code) = start_state(&service, state, p4.as_deref(), &include) {
                 return code;
             }
@@ -237,18 +256,17 @@ pub fn run(c: CtrlCommand) -> ExitCode {
 /// program). Errors are printed; the exit code is returned.
 fn start_state(
     service: &P4RuntimeService,
-    state: Option<PathBuf>,
+    state: Option<janus_ctrl::journal::StateConfig>,
     p4: Option<&Path>,
     include: &[PathBuf],
 ) -> Result<(), ExitCode> {
-    if let Some(dir) = state {
-        let config = janus_ctrl::journal::StateConfig { dir: dir.clone() };
+    if let Some(config) = state {
         match service.restore(&config) {
             Ok(r) => {
-                tracing::info!(batches = r.batches, dropped_at = ?r.dropped_at, "state restored");
+                eprintln!("janus ctrl: state {}: restored {r}", config.dir.display());
             }
             Err(e) => {
-                eprintln!("error: --state {}: {e}", dir.display());
+                eprintln!("error: --state {}: {e}", config.dir.display());
                 return Err(ExitCode::from(1));
             }
         }

@@ -2,6 +2,7 @@
 
 pub mod ctrl;
 pub mod ctrl_client;
+pub mod ctrl_journal;
 pub mod demo;
 pub mod demo_real;
 pub mod fabric;

@@ -691,6 +691,18 @@ impl V1Switch {
         }
     }
 
+    /// Sets the (replication id, port) copies multicast group `group`
+    /// makes, replacing its nodes (the control plane's path; none: the
+    /// group makes no copies).
+    pub fn mc_group_set(&mut self, group: u16, copies: Vec<(u16, u32)>) {
+        self.group_nodes.remove(&group);
+        if copies.is_empty() {
+            self.groups.remove(&group);
+        } else {
+            self.groups.insert(group, copies);
+        }
+    }
+
     /// Creates multicast group `group` (no members yet).
     pub fn mc_group_create(&mut self, group: u16) {
         self.groups.entry(group).or_default();

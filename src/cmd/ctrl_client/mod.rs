@@ -1,4 +1,4 @@
-//! `janus ctrl table|counters|tenant`: P4Runtime client commands.
+//! `janus ctrl table|counters|tenant|quota`: P4Runtime client commands.
 //!
 //! Each command connects to a P4Runtime server (`--server`, default
 //! 127.0.0.1:9559; `--device-id`, default 1), fetches the pipeline's P4Info
@@ -12,6 +12,7 @@
 //! be reached; each failed update of a batch is listed.
 
 pub mod entry;
+pub mod quota;
 pub mod schema;
 pub mod session;
 pub mod tenant;
@@ -494,4 +495,9 @@ pub fn run_counters(a: CountersArgs) -> ExitCode {
 /// `janus ctrl tenant ...`.
 pub fn run_tenant(c: TenantCommand) -> ExitCode {
     run_client(tenant_command(c))
+}
+
+/// `janus ctrl quota ...`.
+pub fn run_quota(c: quota::QuotaCommand) -> ExitCode {
+    run_client(quota::run(c))
 }

@@ -110,6 +110,13 @@ impl Schema {
         )
     }
 
+    /// The name of table `id` (its id when the P4Info has no such table).
+    pub fn table_name(&self, id: u32) -> String {
+        self.table_by_id(id)
+            .and_then(|t| t.preamble.as_ref())
+            .map_or_else(|| format!("table {id}"), |p| p.name.clone())
+    }
+
     pub fn table_by_id(&self, id: u32) -> Option<&cfg::Table> {
         self.info
             .tables

@@ -1,0 +1,335 @@
+//! One Write batch applied to a pipeline, and the limits on what one Write
+//! request may ask.
+//!
+//! Every update is checked against the role's rights, then validated in
+//! full by the device before the switch changes ([`Pipeline::apply`]): an
+//! update answered with an error leaves no trace in the switch, so it is
+//! not journaled either. Under CONTINUE_ON_ERROR each update stands alone;
+//! under ROLLBACK_ON_ERROR and DATAPLANE_ATOMIC the batch is all or nothing
+//! ([`undo::apply_all_or_nothing`]).
+//!
+//! A CONTINUE_ON_ERROR batch may be applied in slices ([`Slice`]): the
+//! server releases its state lock between them, so reads, packets and
+//! other clients never wait behind a long batch (the specification lets a
+//! non-atomic batch be seen part-way). An all-or-nothing batch is applied
+//! under one hold of the lock; [`check_limits`] bounds how long that is.
+
+use crate::device::{Pipeline, RpcError};
+use crate::proto::google::rpc;
+use crate::proto::p4::v1 as p4;
+use crate::roles::Access;
+use crate::undo::{self, UndoLog};
+use p4::write_request::Atomicity;
+use prost::Message;
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+use tonic::{Code, Status};
+
+/// Updates one Write request may carry.
+pub const MAX_BATCH_UPDATES: usize = 1_000_000;
+
+/// Work one Write request may ask ([`work_of`] summed over its updates).
+pub const MAX_BATCH_WORK: u64 = 4_000_000;
+
+/// Work one all-or-nothing Write request may ask: it runs under one hold
+/// of the state lock, so this bounds how long reads and packets wait.
+pub const MAX_ATOMIC_WORK: u64 = 100_000;
+
+/// Replicas one multicast group or clone session may hold.
+pub const MAX_REPLICAS: usize = 16_384;
+
+/// How much of a CONTINUE_ON_ERROR batch runs under one hold of the lock.
+#[derive(Clone, Copy, Debug)]
+pub struct Slice {
+    pub updates: usize,
+    pub time: Duration,
+}
+
+impl Slice {
+    /// The server's slice: short enough that a Read or a PacketOut waits
+    /// a few milliseconds at most.
+    pub const SERVER: Slice = Slice {
+        updates: 512,
+        time: Duration::from_millis(5),
+    };
+    /// No slicing: the whole batch at once.
+    pub const WHOLE: Slice = Slice {
+        updates: usize::MAX,
+        time: Duration::MAX,
+    };
+}
+
+/// The work an update asks of the server: one per entity, plus one per
+/// replica, group member, value set member or parameter it carries.
+pub fn work_of(u: &p4::Update) -> u64 {
+    use p4::entity::Entity as E;
+    use p4::packet_replication_engine_entry::Type as Pre;
+    let extra = match u.entity.as_ref().and_then(|e| e.entity.as_ref()) {
+        Some(E::TableEntry(t)) => t.r#match.len(),
+        Some(E::PacketReplicationEngineEntry(p)) => match &p.r#type {
+            Some(Pre::MulticastGroupEntry(g)) => g.replicas.len(),
+            Some(Pre::CloneSessionEntry(c)) => c.replicas.len(),
+            None => 0,
+        },
+        Some(E::ActionProfileGroup(g)) => g.members.len(),
+        Some(E::ValueSetEntry(v)) => v.members.len(),
+        _ => 0,
+    };
+    1 + extra as u64
+}
+
+/// Refuses a Write request larger than the limits (RESOURCE_EXHAUSTED
+/// naming the limit), before anything is applied.
+pub fn check_limits(updates: &[p4::Update], atomicity: Atomicity) -> Result<(), RpcError> {
+    use p4::entity::Entity as E;
+    use p4::packet_replication_engine_entry::Type as Pre;
+    if updates.len() > MAX_BATCH_UPDATES {
+        return Err(RpcError::new(
+            Code::ResourceExhausted,
+            format!(
+                "the batch has {} updates; a Write request may carry at most {MAX_BATCH_UPDATES} (split it)",
+                updates.len()
+            ),
+        ));
+    }
+    let mut work = 0u64;
+    for (i, u) in updates.iter().enumerate() {
+        if let Some(E::PacketReplicationEngineEntry(p)) =
+            u.entity.as_ref().and_then(|e| e.entity.as_ref())
+        {
+            let n = match &p.r#type {
+                Some(Pre::MulticastGroupEntry(g)) => g.replicas.len(),
+                Some(Pre::CloneSessionEntry(c)) => c.replicas.len(),
+                None => 0,
+            };
+            if n > MAX_REPLICAS {
+                return Err(RpcError::new(
+                    Code::ResourceExhausted,
+                    format!(
+                        "update {i}: {n} replicas; a multicast group or clone session holds at most {MAX_REPLICAS}"
+                    ),
+                ));
+            }
+        }
+        work += work_of(u);
+    }
+    if atomicity != Atomicity::ContinueOnError && work > MAX_ATOMIC_WORK {
+        return Err(RpcError::new(
+            Code::ResourceExhausted,
+            format!(
+                "the all-or-nothing batch asks {work} units of work (entities plus their replicas, members and match fields); one may ask at most {MAX_ATOMIC_WORK} (split it, or use CONTINUE_ON_ERROR)"
+            ),
+        ));
+    }
+    if work > MAX_BATCH_WORK {
+        return Err(RpcError::new(
+            Code::ResourceExhausted,
+            format!(
+                "the batch asks {work} units of work (entities plus their replicas, members and match fields); a Write request may ask at most {MAX_BATCH_WORK} (split it)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// What applying (part of) a batch did.
+pub struct Outcome {
+    /// One result per update applied or refused, in order; under
+    /// CONTINUE_ON_ERROR possibly fewer than the updates given (the slice
+    /// ended), else one per update.
+    pub results: Vec<Result<(), RpcError>>,
+    /// The undo records of an all-or-nothing batch that succeeded.
+    pub undo: Option<UndoLog>,
+}
+
+impl Outcome {
+    /// The updates of `updates` that were applied (their results are OK).
+    pub fn applied<'u>(&self, updates: &'u [p4::Update]) -> Vec<&'u p4::Update> {
+        updates
+            .iter()
+            .zip(&self.results)
+            .filter(|(_, r)| r.is_ok())
+            .map(|(u, _)| u)
+            .collect()
+    }
+}
+
+/// Who writes a batch: the rights of the role's primary, and the ids
+/// other roles' primaries hold exclusively.
+#[derive(Clone, Copy, Debug)]
+pub struct Writer<'a> {
+    pub access: &'a Access,
+    pub exclusive_elsewhere: &'a BTreeSet<u32>,
+}
+
+/// Applies `updates` (or, under CONTINUE_ON_ERROR, as many as `slice`
+/// allows) to `pipeline`, each checked against `writer`'s rights before
+/// the device sees it.
+pub fn apply(
+    pipeline: &mut Pipeline,
+    writer: Writer<'_>,
+    atomicity: Atomicity,
+    updates: &[p4::Update],
+    slice: Slice,
+) -> Outcome {
+    let apply_one = |pipeline: &mut Pipeline, u: &p4::Update| {
+        writer
+            .access
+            .check_write(&pipeline.tenant_policy, writer.exclusive_elsewhere, u)
+            .and_then(|()| pipeline.apply(u))
+    };
+    match atomicity {
+        Atomicity::ContinueOnError => {
+            let start = Instant::now();
+            let mut results = Vec::with_capacity(updates.len().min(slice.updates));
+            for u in updates {
+                if results.len() >= slice.updates
+                    || (!results.is_empty() && start.elapsed() >= slice.time)
+                {
+                    break;
+                }
+                results.push(apply_one(pipeline, u));
+            }
+            Outcome {
+                results,
+                undo: None,
+            }
+        }
+        Atomicity::RollbackOnError | Atomicity::DataplaneAtomic => {
+            match undo::apply_all_or_nothing(pipeline, updates, apply_one) {
+                Ok(undo) => Outcome {
+                    results: vec![Ok(()); updates.len()],
+                    undo: Some(undo),
+                },
+                Err(failed) => Outcome {
+                    results: failed.results(updates.len()),
+                    undo: None,
+                },
+            }
+        }
+    }
+}
+
+/// Bytes of the encoded `google.rpc.Status` a batch's error may carry in
+/// its `grpc-status-details-bin` trailer (sent base64, a third larger):
+/// with the message, well inside the 8 KiB soft limit gRPC's C core puts
+/// on a response's metadata, and the 16 KiB that other clients allow.
+pub const DETAILS_BUDGET: usize = 4 * 1024;
+
+/// Bytes of the status message of a batch's error.
+pub const MESSAGE_BUDGET: usize = 1024;
+
+/// Bytes of one update's error message in the details.
+const ERROR_MESSAGE_BYTES: usize = 256;
+
+/// The first errors the status message quotes when the details cannot
+/// hold every update.
+const QUOTED_ERRORS: usize = 3;
+
+/// The gRPC status of a Write batch in which some updates failed (P4Runtime
+/// §12.3): UNKNOWN, with a `google.rpc.Status` whose details hold one
+/// `p4.v1.Error` per update, in order (canonical_code OK for those that
+/// were applied). When one error per update would not fit in
+/// [`DETAILS_BUDGET`], the details hold the errors of the first updates,
+/// as many as fit (in order, so a detail's position is still its update's
+/// index), and the message says so, with the count of failures by code and
+/// the first errors.
+pub fn status(results: &[Result<(), RpcError>]) -> Status {
+    let failed = results.iter().filter(|r| r.is_err()).count();
+    let mut details = Vec::with_capacity(results.len().min(1024));
+    let mut size = 0usize;
+    for r in results {
+        let error = match r {
+            Ok(()) => p4::Error::default(),
+            Err(e) => p4::Error {
+                canonical_code: e.code as i32,
+                message: clip(&e.message, ERROR_MESSAGE_BYTES).to_string(),
+                ..Default::default()
+            },
+        };
+        let any = prost_types::Any {
+            type_url: "type.googleapis.com/p4.v1.Error".into(),
+            value: error.encode_to_vec(),
+        };
+        // The Any's own bytes, its tag and length inside the Status.
+        let grows = any.encoded_len() + 1 + prost::length_delimiter_len(any.encoded_len());
+        if size + grows > DETAILS_BUDGET {
+            break;
+        }
+        size += grows;
+        details.push(any);
+    }
+    let mut message = format!("{failed} of {} updates failed", results.len());
+    if details.len() < results.len() {
+        let mut by_code: Vec<(Code, usize)> = Vec::new();
+        for e in results.iter().filter_map(|r| r.as_ref().err()) {
+            match by_code.iter_mut().find(|(c, _)| *c == e.code) {
+                Some((_, n)) => *n += 1,
+                None => by_code.push((e.code, 1)),
+            }
+        }
+        let counts: Vec<String> = by_code
+            .iter()
+            .map(|(c, n)| format!("{n} {}", code_name(*c)))
+            .collect();
+        message.push_str(&format!(
+            " ({}); the details hold the results of updates 0..{} only (the metadata limit); first errors:",
+            counts.join(", "),
+            details.len()
+        ));
+        let first = results
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| r.as_ref().err().map(|e| (i, e)))
+            .take(QUOTED_ERRORS);
+        for (i, e) in first {
+            message.push_str(&format!(
+                " [{i}] {}: {};",
+                code_name(e.code),
+                clip(&e.message, 200)
+            ));
+        }
+    }
+    let message = clip(&message, MESSAGE_BUDGET).to_string();
+    let status = rpc::Status {
+        code: Code::Unknown as i32,
+        message: message.clone(),
+        details,
+    };
+    Status::with_details(Code::Unknown, message, status.encode_to_vec().into())
+}
+
+/// The canonical name of a gRPC code (`INVALID_ARGUMENT`).
+fn code_name(code: Code) -> &'static str {
+    match code {
+        Code::Ok => "OK",
+        Code::Cancelled => "CANCELLED",
+        Code::Unknown => "UNKNOWN",
+        Code::InvalidArgument => "INVALID_ARGUMENT",
+        Code::DeadlineExceeded => "DEADLINE_EXCEEDED",
+        Code::NotFound => "NOT_FOUND",
+        Code::AlreadyExists => "ALREADY_EXISTS",
+        Code::PermissionDenied => "PERMISSION_DENIED",
+        Code::ResourceExhausted => "RESOURCE_EXHAUSTED",
+        Code::FailedPrecondition => "FAILED_PRECONDITION",
+        Code::Aborted => "ABORTED",
+        Code::OutOfRange => "OUT_OF_RANGE",
+        Code::Unimplemented => "UNIMPLEMENTED",
+        Code::Internal => "INTERNAL",
+        Code::Unavailable => "UNAVAILABLE",
+        Code::DataLoss => "DATA_LOSS",
+        Code::Unauthenticated => "UNAUTHENTICATED",
+    }
+}
+
+/// `text` cut to at most `max` bytes, at a character boundary.
+fn clip(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
