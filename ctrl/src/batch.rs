@@ -214,13 +214,18 @@ pub fn apply(
 /// its `grpc-status-details-bin` trailer (sent base64, a third larger):
 /// with the message, well inside the 8 KiB soft limit gRPC's C core puts
 /// on a response's metadata, and the 16 KiB that other clients allow.
-pub const DETAILS_BUDGET: usize = 4 * 1024;
+pub const DETAILS_BUDGET: usize = 4 * 1024 + 512;
 
 /// Bytes of the status message of a batch's error.
-pub const MESSAGE_BUDGET: usize = 1024;
+pub const MESSAGE_BUDGET: usize = 768;
 
-/// Bytes of one update's error message in the details.
-const ERROR_MESSAGE_BYTES: usize = 256;
+/// The lengths one update's error message in the details is cut to, the
+/// longest first: the first at which every update's result fits is used.
+const MESSAGE_CUTS: [usize; 5] = [256, 128, 64, 32, 0];
+
+/// The length error messages are cut to when not every update's result
+/// fits (the details then hold the first updates' results).
+const SHORT_MESSAGE_BYTES: usize = 64;
 
 /// The first errors the status message quotes when the details cannot
 /// hold every update.
@@ -229,36 +234,21 @@ const QUOTED_ERRORS: usize = 3;
 /// The gRPC status of a Write batch in which some updates failed (P4Runtime
 /// §12.3): UNKNOWN, with a `google.rpc.Status` whose details hold one
 /// `p4.v1.Error` per update, in order (canonical_code OK for those that
-/// were applied). When one error per update would not fit in
-/// [`DETAILS_BUDGET`], the details hold the errors of the first updates,
-/// as many as fit (in order, so a detail's position is still its update's
-/// index), and the message says so, with the count of failures by code and
-/// the first errors.
+/// were applied), within [`DETAILS_BUDGET`]: error messages are cut
+/// (256, 128, 64, 32 bytes, or none) as far as needed for every update to
+/// fit. When even that does not fit (some 110 updates), the details hold
+/// the results of the first updates, as many as fit (in order, so a
+/// detail's position is still its update's index), and the message says
+/// so, with the count of failures by code and the first errors.
 pub fn status(results: &[Result<(), RpcError>]) -> Status {
     let failed = results.iter().filter(|r| r.is_err()).count();
-    let mut details = Vec::with_capacity(results.len().min(1024));
-    let mut size = 0usize;
-    for r in results {
-        let error = match r {
-            Ok(()) => p4::Error::default(),
-            Err(e) => p4::Error {
-                canonical_code: e.code as i32,
-                message: clip(&e.message, ERROR_MESSAGE_BYTES).to_string(),
-                ..Default::default()
-            },
-        };
-        let any = prost_types::Any {
-            type_url: "type.googleapis.com/p4.v1.Error".into(),
-            value: error.encode_to_vec(),
-        };
-        // The Any's own bytes, its tag and length inside the Status.
-        let grows = any.encoded_len() + 1 + prost::length_delimiter_len(any.encoded_len());
-        if size + grows > DETAILS_BUDGET {
-            break;
-        }
-        size += grows;
-        details.push(any);
-    }
+    // Every update's result with its message cut to the longest length
+    // that lets them all fit; else as many as fit, messages cut short.
+    let details = MESSAGE_CUTS
+        .iter()
+        .find_map(|&cut| details_within(results, cut, true))
+        .or_else(|| details_within(results, SHORT_MESSAGE_BYTES, false))
+        .unwrap_or_default();
     let mut message = format!("{failed} of {} updates failed", results.len());
     if details.len() < results.len() {
         let mut by_code: Vec<(Code, usize)> = Vec::new();
@@ -290,13 +280,47 @@ pub fn status(results: &[Result<(), RpcError>]) -> Status {
             ));
         }
     }
-    let message = clip(&message, MESSAGE_BUDGET).to_string();
+    let message = clip_percent_encoded(&message, MESSAGE_BUDGET).to_string();
     let status = rpc::Status {
         code: Code::Unknown as i32,
         message: message.clone(),
         details,
     };
     Status::with_details(Code::Unknown, message, status.encode_to_vec().into())
+}
+
+/// The details of `results`, each error's message cut to `cut` bytes,
+/// within [`DETAILS_BUDGET`]: all of them (`None` when they do not fit and
+/// `all`), or as many of the first as fit.
+fn details_within(
+    results: &[Result<(), RpcError>],
+    cut: usize,
+    all: bool,
+) -> Option<Vec<prost_types::Any>> {
+    let mut details = Vec::with_capacity(results.len().min(1024));
+    let mut size = 0usize;
+    for r in results {
+        let error = match r {
+            Ok(()) => p4::Error::default(),
+            Err(e) => p4::Error {
+                canonical_code: e.code as i32,
+                message: clip(&e.message, cut).to_string(),
+                ..Default::default()
+            },
+        };
+        let any = prost_types::Any {
+            type_url: "type.googleapis.com/p4.v1.Error".into(),
+            value: error.encode_to_vec(),
+        };
+        // The Any's own bytes, its tag and length inside the Status.
+        let grows = any.encoded_len() + 1 + prost::length_delimiter_len(any.encoded_len());
+        if size + grows > DETAILS_BUDGET {
+            return (!all).then_some(details);
+        }
+        size += grows;
+        details.push(any);
+    }
+    Some(details)
 }
 
 /// The canonical name of a gRPC code (`INVALID_ARGUMENT`).
@@ -322,6 +346,24 @@ fn code_name(code: Code) -> &'static str {
     }
 }
 
+/// `text` cut to at most `max` bytes once percent-encoded as gRPC sends a
+/// status message (bytes outside printable ASCII, and `%`, take three).
+fn clip_percent_encoded(text: &str, max: usize) -> &str {
+    let mut size = 0;
+    for (i, c) in text.char_indices() {
+        let encoded = if c == '%' || !(' '..='~').contains(&c) {
+            3 * c.len_utf8()
+        } else {
+            1
+        };
+        if size + encoded > max {
+            return &text[..i];
+        }
+        size += encoded;
+    }
+    text
+}
+
 /// `text` cut to at most `max` bytes, at a character boundary.
 fn clip(text: &str, max: usize) -> &str {
     if text.len() <= max {
@@ -332,4 +374,87 @@ fn clip(text: &str, max: usize) -> &str {
         end -= 1;
     }
     &text[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn failures(n: usize, message_len: usize) -> Vec<Result<(), RpcError>> {
+        (0..n)
+            .map(|i| {
+                if i % 3 == 0 {
+                    Ok(())
+                } else {
+                    Err(RpcError::new(Code::AlreadyExists, "x".repeat(message_len)))
+                }
+            })
+            .collect()
+    }
+
+    fn details(s: &Status) -> Vec<p4::Error> {
+        rpc::Status::decode(s.details())
+            .expect("a google.rpc.Status")
+            .details
+            .iter()
+            .map(|a| p4::Error::decode(a.value.as_slice()).expect("a p4.v1.Error"))
+            .collect()
+    }
+
+    /// The trailers a client receives stay under gRPC C core's 8 KiB
+    /// (the message counted as if every byte were percent-encoded, the
+    /// worst case).
+    fn metadata_bytes(s: &Status) -> usize {
+        s.details().len().div_ceil(3) * 4 + s.message().len().min(MESSAGE_BUDGET / 3) * 3
+    }
+
+    #[test]
+    fn every_result_fits_with_messages_cut_as_needed() {
+        // 40 updates with long messages: all 40 results, messages cut.
+        let s = status(&failures(40, 300));
+        let d = details(&s);
+        assert_eq!(d.len(), 40);
+        assert_eq!(d[0].canonical_code, Code::Ok as i32);
+        assert_eq!(d[1].canonical_code, Code::AlreadyExists as i32);
+        assert!(!d[1].message.is_empty() && d[1].message.len() < 300);
+        assert_eq!(s.message(), "26 of 40 updates failed");
+        // A short batch keeps whole messages.
+        let d = details(&status(&failures(3, 100)));
+        assert_eq!(d[1].message.len(), 100);
+        assert!(metadata_bytes(&status(&failures(40, 300))) < 8 * 1024);
+    }
+
+    #[test]
+    fn a_huge_batch_reports_its_first_results_and_a_summary() {
+        let s = status(&failures(10_000, 300));
+        let d = details(&s);
+        assert!(d.len() > 50 && d.len() < 10_000, "{}", d.len());
+        assert!(
+            s.message()
+                .starts_with("6666 of 10000 updates failed (6666 ALREADY_EXISTS); the details hold the results of updates 0.."),
+            "{}",
+            s.message()
+        );
+        assert!(s.message().contains("[1] ALREADY_EXISTS: xxx"));
+        // Non-ASCII text takes three bytes a byte on the wire: the message
+        // stays within its budget once encoded.
+        let wide: Vec<Result<(), RpcError>> = (0..10_000)
+            .map(|_| Err(RpcError::new(Code::Internal, "é".repeat(300))))
+            .collect();
+        let wide = status(&wide);
+        assert!(wide.message().contains('é'));
+        let encoded: usize = wide
+            .message()
+            .chars()
+            .map(|c| {
+                if c.is_ascii_graphic() || c == ' ' {
+                    1
+                } else {
+                    3 * c.len_utf8()
+                }
+            })
+            .sum();
+        assert!(encoded <= MESSAGE_BUDGET, "{encoded}");
+        assert!(metadata_bytes(&s) < 8 * 1024, "{}", metadata_bytes(&s));
+    }
 }

@@ -60,6 +60,24 @@ impl Error {
         }
     }
 
+    /// How many updates of a failed Write batch the server reported a
+    /// result for (the first ones: a server may report fewer than the
+    /// batch held when their errors would not fit in the response).
+    pub fn reported_updates(&self) -> usize {
+        match self {
+            Error::Status { updates, .. } => updates.len(),
+            _ => 0,
+        }
+    }
+
+    /// The server's message, for a status error.
+    pub fn status_message(&self) -> Option<&str> {
+        match self {
+            Error::Status { status, .. } => Some(status.message()),
+            _ => None,
+        }
+    }
+
     /// The updates of a failed Write batch that did not succeed.
     pub fn failed_updates(&self) -> impl Iterator<Item = &UpdateStatus> {
         let updates = match self {

@@ -71,10 +71,19 @@ pub async fn write(
     if failed.is_empty() {
         return Err(e.into());
     }
-    let mut text = format!(
-        "{} of {count} updates failed (the others were applied):",
-        failed.len()
-    );
+    let reported = e.reported_updates();
+    let mut text = if reported < count {
+        format!(
+            "{} of the first {reported} of {count} updates failed; the server reported the rest in summary: {}",
+            failed.len(),
+            e.status_message().unwrap_or_default()
+        )
+    } else {
+        format!(
+            "{} of {count} updates failed (the others were applied):",
+            failed.len()
+        )
+    };
     for u in failed {
         let label = labels.get(u.index).map_or("", String::as_str);
         text.push_str(&format!(
