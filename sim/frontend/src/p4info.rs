@@ -1,10 +1,10 @@
 //! P4Info (P4Runtime 1.5 `p4.config.v1.P4Info`) from a checked program,
 //! and its protobuf text format.
 //!
-//! Ids follow P4Runtime: the top byte is the resource prefix (0x01 actions,
-//! 0x02 tables, ...), the low 24 bits come from `@id` when given, else from
-//! a hash of the fully qualified name (stable across runs), probing on
-//! collision. Aliases are the shortest unique dotted suffix of each name.
+//! Ids follow P4Runtime and p4c: the top byte is the resource prefix (0x01
+//! actions, 0x02 tables, ...), the low 24 bits come from `@id` when given,
+//! else from the Jenkins one-at-a-time hash of the fully qualified name,
+//! probing on collision in p4c's order (see [`Ids`]). Aliases are the shortest unique dotted suffix of each name.
 
 use crate::ast::{self, find_annotation};
 use crate::check::fold_with;
@@ -137,36 +137,106 @@ pub struct P4Info {
     pub digests: Vec<Digest>,
 }
 
-/// Allocates ids per resource kind.
-#[derive(Default)]
-struct Ids {
-    used: HashSet<u32>,
+/// Allocates ids as p4c does (its `P4RuntimeSymbolTable`): first every
+/// `@id` (its resource prefix added when its top byte is 0); then, for the
+/// objects without one, kind by kind in prefix order and by name in byte
+/// order, the prefix in the top byte and the low 24 bits of the Jenkins
+/// one-at-a-time hash of the fully qualified name, the hash incremented
+/// while the id is taken. An id therefore depends on every name of the
+/// program, so [`build`] runs twice: once recording what it asks for,
+/// once handing out the ids worked out from that.
+enum Ids {
+    /// The first pass: the requests, each answered with a placeholder.
+    Record(Vec<(u8, String, Option<u32>)>),
+    /// The second pass: (prefix, name) -> id.
+    Assigned(HashMap<(u8, String), u32>, HashSet<u32>),
 }
 
 impl Ids {
     fn alloc(&mut self, prefix: u8, name: &str, annotations: &[ast::Annotation]) -> u32 {
-        let base = (prefix as u32) << 24;
-        if let Some(v) = annotation_int(annotations, "id") {
-            let id = if v >> 24 == 0 { base | v } else { v };
-            if self.used.insert(id) {
-                return id;
+        match self {
+            Ids::Record(requests) => {
+                let explicit = annotation_int(annotations, "id");
+                requests.push((prefix, name.to_string(), explicit));
+                // Unique, so the first pass builds as the second does.
+                (u32::from(prefix) << 24) | (requests.len() as u32 & 0x00FF_FFFF)
+            }
+            Ids::Assigned(ids, used) => match ids.get(&(prefix, name.to_string())) {
+                Some(&id) => id,
+                // Not asked for in the first pass: probe from the hash.
+                None => {
+                    let id = probe(used, prefix, jenkins_one_at_a_time(name.as_bytes()));
+                    ids.insert((prefix, name.to_string()), id);
+                    id
+                }
+            },
+        }
+    }
+
+    /// What the first pass asked for.
+    fn requests(self) -> Vec<(u8, String, Option<u32>)> {
+        match self {
+            Ids::Record(requests) => requests,
+            Ids::Assigned(..) => Vec::new(),
+        }
+    }
+
+    /// The ids for the requests the first pass recorded.
+    fn assign(requests: Vec<(u8, String, Option<u32>)>) -> Ids {
+        let mut used = HashSet::new();
+        let mut ids: HashMap<(u8, String), u32> = HashMap::new();
+        let mut pending: BTreeMap<(u8, String), ()> = BTreeMap::new();
+        for (prefix, name, explicit) in requests {
+            if ids.contains_key(&(prefix, name.clone())) {
+                continue;
+            }
+            let base = u32::from(prefix) << 24;
+            let wanted = explicit.map(|v| if v >> 24 == 0 { base | v } else { v });
+            match wanted {
+                Some(id) if used.insert(id) => {
+                    ids.insert((prefix, name), id);
+                }
+                _ => {
+                    pending.insert((prefix, name), ());
+                }
             }
         }
-        let mut low = fnv1a(name) & 0x00FF_FFFF;
-        loop {
-            let id = base | low.max(1);
-            if self.used.insert(id) {
-                return id;
+        for (prefix, name) in pending.into_keys() {
+            if ids.contains_key(&(prefix, name.clone())) {
+                continue;
             }
-            low = (low + 1) & 0x00FF_FFFF;
+            let id = probe(&mut used, prefix, jenkins_one_at_a_time(name.as_bytes()));
+            ids.insert((prefix, name), id);
         }
+        Ids::Assigned(ids, used)
     }
 }
 
-fn fnv1a(s: &str) -> u32 {
-    s.bytes().fold(0x811c_9dc5u32, |h, b| {
-        (h ^ b as u32).wrapping_mul(0x0100_0193)
-    })
+/// The first free id of kind `prefix` from `hash` on (the hash, not the id,
+/// incremented), marked used.
+fn probe(used: &mut HashSet<u32>, prefix: u8, hash: u32) -> u32 {
+    let base = u32::from(prefix) << 24;
+    let mut value = hash;
+    loop {
+        let id = base | (value & 0x00FF_FFFF);
+        if used.insert(id) {
+            return id;
+        }
+        value = value.wrapping_add(1);
+    }
+}
+
+/// Bob Jenkins's one-at-a-time hash, the name hash of p4c's ids.
+pub fn jenkins_one_at_a_time(key: &[u8]) -> u32 {
+    let mut hash = 0u32;
+    for &b in key {
+        hash = hash.wrapping_add(u32::from(b));
+        hash = hash.wrapping_add(hash << 10);
+        hash ^= hash >> 6;
+    }
+    hash = hash.wrapping_add(hash << 3);
+    hash ^= hash >> 11;
+    hash.wrapping_add(hash << 15)
 }
 
 fn annotation_int(annos: &[ast::Annotation], name: &str) -> Option<u32> {
@@ -219,6 +289,12 @@ fn match_type(kind: &str) -> String {
 /// control instance (see [`ir::Program::instance_paths`]), named by instance
 /// path as p4c names them, plus the program's global objects.
 pub fn build(p: &ir::Program) -> P4Info {
+    let (_, recorded) = build_with(p, Ids::Record(Vec::new()));
+    build_with(p, Ids::assign(recorded.requests())).0
+}
+
+/// One pass of [`build`], with `ids` handing out the ids.
+fn build_with(p: &ir::Program, ids: Ids) -> (P4Info, Ids) {
     let arch = p
         .main
         .map(|m| match &p.instances[m.0 as usize].of {
@@ -229,12 +305,13 @@ pub fn build(p: &ir::Program) -> P4Info {
         .unwrap_or_default();
     let mut b = Builder {
         p,
-        ids: Ids::default(),
+        ids,
         info: P4Info {
             arch,
             ..P4Info::default()
         },
         action_ids: BTreeMap::new(),
+        emitted_actions: HashSet::new(),
         emitted_tables: Vec::new(),
         digest_types: Vec::new(),
     };
@@ -325,7 +402,7 @@ pub fn build(p: &ir::Program) -> P4Info {
     }
 
     assign_aliases(&mut info);
-    info
+    (info, ids)
 }
 
 /// State while building: ids handed out and the tables emitted so far.
@@ -335,6 +412,8 @@ struct Builder<'a> {
     info: P4Info,
     /// (action, instance path; empty for a top-level action) -> P4Info id.
     action_ids: BTreeMap<(u32, String), u32>,
+    /// The ids of the actions in `info.actions`.
+    emitted_actions: HashSet<u32>,
     /// (table, block, instance path) of each emitted table, in `info.tables` order.
     emitted_tables: Vec<(ir::TableId, ir::BlockId, String)>,
     /// PSA/PNA `Digest<T>` instances: (name, T).
@@ -369,10 +448,14 @@ impl Builder<'_> {
                 bitwidth: width(&p.types, x.ty),
             })
             .collect();
-        self.info.actions.push(Action {
-            preamble: preamble(id, &name, &act.annotations),
-            params,
-        });
+        // One object per name, as in p4c (the same action reached from
+        // two blocks, such as `NoAction`, is listed once).
+        if self.emitted_actions.insert(id) {
+            self.info.actions.push(Action {
+                preamble: preamble(id, &name, &act.annotations),
+                params,
+            });
+        }
         self.action_ids.insert((action.0, key_path), id);
         id
     }

@@ -371,3 +371,108 @@ Pkg(Ing()) main;
     let tables: Vec<&str> = i.tables.iter().map(|t| t.preamble.name.as_str()).collect();
     assert_eq!(tables, ["Ing.twice.AddOne.t"]);
 }
+
+/// p4c's id rule: the resource prefix over the low 24 bits of the Jenkins
+/// one-at-a-time hash of the fully qualified name.
+#[test]
+fn ids_are_p4cs_name_hashes() {
+    // The hash's published test vectors.
+    assert_eq!(p4info::jenkins_one_at_a_time(b"a"), 0xca2e_9442);
+    assert_eq!(
+        p4info::jenkins_one_at_a_time(b"The quick brown fox jumps over the lazy dog"),
+        0x519e_91f5
+    );
+    // A router written the way the P4 tutorials name things: the ids p4c
+    // gives these names (as controllers built on the tutorials hard-code
+    // them).
+    let src = r#"
+#include <core.p4>
+#include <v1model.p4>
+header ipv4_t { bit<32> dst; }
+struct headers { ipv4_t ipv4; }
+struct metadata { }
+parser MyParser(packet_in b, out headers h, inout metadata m, inout standard_metadata_t sm) {
+    state start { b.extract(h.ipv4); transition accept; }
+}
+control MyIngress(inout headers h, inout metadata m, inout standard_metadata_t sm) {
+    action drop() { mark_to_drop(sm); }
+    action ipv4_forward(bit<9> port) { sm.egress_spec = port; }
+    table ipv4_lpm {
+        key = { h.ipv4.dst: lpm; }
+        actions = { ipv4_forward; drop; NoAction; }
+        default_action = drop();
+    }
+    apply { ipv4_lpm.apply(); }
+}
+control MyEgress(inout headers h, inout metadata m, inout standard_metadata_t sm) { apply { } }
+control MyVerify(inout headers h, inout metadata m) { apply { } }
+control MyCompute(inout headers h, inout metadata m) { apply { } }
+control MyDeparser(packet_out b, in headers h) { apply { b.emit(h.ipv4); } }
+V1Switch(MyParser(), MyVerify(), MyIngress(), MyEgress(), MyCompute(), MyDeparser()) main;
+"#;
+    let c = compile_source("tutorial.p4", src.into(), &Options::default());
+    assert!(!c.has_errors(), "{}", c.render(false));
+    let i = p4info::build(c.program().expect("program"));
+    let id = |name: &str| {
+        i.tables
+            .iter()
+            .map(|t| &t.preamble)
+            .chain(i.actions.iter().map(|a| &a.preamble))
+            .find(|p| p.name == name)
+            .unwrap_or_else(|| panic!("no {name}"))
+            .id
+    };
+    assert_eq!(id("MyIngress.ipv4_lpm"), 37_375_156);
+    assert_eq!(id("NoAction"), 21_257_015);
+    assert_eq!(id("MyIngress.drop"), 25_652_968);
+    assert_eq!(id("MyIngress.ipv4_forward"), 28_792_405);
+}
+
+/// `@id` is taken first (its prefix added); a name whose hashed id an `@id`
+/// took probes on from its hash, as p4c does.
+#[test]
+fn explicit_ids_come_first_and_hashed_ones_probe() {
+    let hashed = |name: &str| {
+        (u32::from(prefix::ACTION) << 24)
+            | (p4info::jenkins_one_at_a_time(name.as_bytes()) & 0xff_ffff)
+    };
+    let taken = hashed("I.b") & 0xff_ffff;
+    let src = format!(
+        r#"
+#include <core.p4>
+#include <v1model.p4>
+header h_t {{ bit<8> f; }}
+struct headers {{ h_t h; }}
+struct metadata {{ }}
+parser P(packet_in b, out headers h, inout metadata m, inout standard_metadata_t sm) {{
+    state start {{ b.extract(h.h); transition accept; }}
+}}
+control I(inout headers h, inout metadata m, inout standard_metadata_t sm) {{
+    @id({taken}) action a() {{ }}
+    action b() {{ }}
+    table t {{ key = {{ h.h.f: exact; }} actions = {{ a; b; }} }}
+    apply {{ t.apply(); }}
+}}
+control E(inout headers h, inout metadata m, inout standard_metadata_t sm) {{ apply {{ }} }}
+control V(inout headers h, inout metadata m) {{ apply {{ }} }}
+control C(inout headers h, inout metadata m) {{ apply {{ }} }}
+control D(packet_out b, in headers h) {{ apply {{ b.emit(h.h); }} }}
+V1Switch(P(), V(), I(), E(), C(), D()) main;
+"#
+    );
+    let c = compile_source("probe.p4", src, &Options::default());
+    assert!(!c.has_errors(), "{}", c.render(false));
+    let i = p4info::build(c.program().expect("program"));
+    let id = |name: &str| {
+        i.actions
+            .iter()
+            .find(|a| a.preamble.name == name)
+            .unwrap_or_else(|| panic!("no {name}"))
+            .preamble
+            .id
+    };
+    assert_eq!(id("I.a"), hashed("I.b"));
+    let next = (u32::from(prefix::ACTION) << 24)
+        | (p4info::jenkins_one_at_a_time(b"I.b").wrapping_add(1) & 0xff_ffff);
+    assert_eq!(id("I.b"), next);
+}
