@@ -59,21 +59,30 @@ impl Slice {
     };
 }
 
-/// The work an update asks of the server: one per entity, plus one per
-/// replica, group member, value set member or parameter it carries.
-pub fn work_of(u: &p4::Update) -> u64 {
+/// The replicas of a multicast group or clone session update (0 for
+/// other updates).
+fn replicas_of(u: &p4::Update) -> usize {
     use p4::entity::Entity as E;
     use p4::packet_replication_engine_entry::Type as Pre;
-    let extra = match u.entity.as_ref().and_then(|e| e.entity.as_ref()) {
-        Some(E::TableEntry(t)) => t.r#match.len(),
+    match u.entity.as_ref().and_then(|e| e.entity.as_ref()) {
         Some(E::PacketReplicationEngineEntry(p)) => match &p.r#type {
             Some(Pre::MulticastGroupEntry(g)) => g.replicas.len(),
             Some(Pre::CloneSessionEntry(c)) => c.replicas.len(),
             None => 0,
         },
+        _ => 0,
+    }
+}
+
+/// The work an update asks of the server: one per entity, plus one per
+/// replica, group member, value set member or match field it carries.
+pub fn work_of(u: &p4::Update) -> u64 {
+    use p4::entity::Entity as E;
+    let extra = match u.entity.as_ref().and_then(|e| e.entity.as_ref()) {
+        Some(E::TableEntry(t)) => t.r#match.len(),
         Some(E::ActionProfileGroup(g)) => g.members.len(),
         Some(E::ValueSetEntry(v)) => v.members.len(),
-        _ => 0,
+        _ => replicas_of(u),
     };
     1 + extra as u64
 }
@@ -81,8 +90,6 @@ pub fn work_of(u: &p4::Update) -> u64 {
 /// Refuses a Write request larger than the limits (RESOURCE_EXHAUSTED
 /// naming the limit), before anything is applied.
 pub fn check_limits(updates: &[p4::Update], atomicity: Atomicity) -> Result<(), RpcError> {
-    use p4::entity::Entity as E;
-    use p4::packet_replication_engine_entry::Type as Pre;
     if updates.len() > MAX_BATCH_UPDATES {
         return Err(RpcError::new(
             Code::ResourceExhausted,
@@ -94,22 +101,14 @@ pub fn check_limits(updates: &[p4::Update], atomicity: Atomicity) -> Result<(), 
     }
     let mut work = 0u64;
     for (i, u) in updates.iter().enumerate() {
-        if let Some(E::PacketReplicationEngineEntry(p)) =
-            u.entity.as_ref().and_then(|e| e.entity.as_ref())
-        {
-            let n = match &p.r#type {
-                Some(Pre::MulticastGroupEntry(g)) => g.replicas.len(),
-                Some(Pre::CloneSessionEntry(c)) => c.replicas.len(),
-                None => 0,
-            };
-            if n > MAX_REPLICAS {
-                return Err(RpcError::new(
-                    Code::ResourceExhausted,
-                    format!(
-                        "update {i}: {n} replicas; a multicast group or clone session holds at most {MAX_REPLICAS}"
-                    ),
-                ));
-            }
+        let n = replicas_of(u);
+        if n > MAX_REPLICAS {
+            return Err(RpcError::new(
+                Code::ResourceExhausted,
+                format!(
+                    "update {i}: {n} replicas; a multicast group or clone session holds at most {MAX_REPLICAS}"
+                ),
+            ));
         }
         work += work_of(u);
     }

@@ -116,6 +116,13 @@ impl TableMap {
     }
 }
 
+/// What a table entry written holds: a member or group of the table's
+/// action profile, or an action with its arguments.
+enum EntryTarget {
+    Indirect(janus_engine::profile::Target),
+    Direct(usize, Vec<Bits>),
+}
+
 /// A loaded pipeline.
 pub struct Pipeline {
     /// The config as the client set it (P4Info, device config, cookie).
@@ -382,59 +389,58 @@ impl Pipeline {
             ),
             other => invalid(format!("{}: {other}", t.name)),
         };
-        let indirect = match (t.profile, kind) {
-            (_, Type::Delete | Type::Unspecified) => None,
-            (Some(p), _) => Some(self.indirect_target(p, &t.name, te.action.as_ref())?),
-            (None, _) => None,
-        };
-        // Everything is checked before the switch changes: an update
-        // answered with an error leaves no trace.
-        let direct = match kind {
+        match kind {
             Type::Insert | Type::Modify => {
+                // Everything is checked before the switch changes: an
+                // update answered with an error leaves no trace.
                 self.check_entry_data(&t, te)?;
                 self.check_entry_resources(&t, te)?;
-                match indirect {
-                    Some(_) => None,
-                    None => Some(action_of(&t, te.action.as_ref(), false)?),
+                let target = match t.profile {
+                    Some(p) => EntryTarget::Indirect(self.indirect_target(
+                        p,
+                        &t.name,
+                        te.action.as_ref(),
+                    )?),
+                    None => {
+                        let (action, args) = action_of(&t, te.action.as_ref(), false)?;
+                        EntryTarget::Direct(action, args)
+                    }
+                };
+                let inserted = kind == Type::Insert;
+                if inserted {
+                    self.check_quota(&t, &key)?;
                 }
-            }
-            _ => None,
-        };
-        if kind == Type::Insert {
-            self.check_quota(&t, &key)?;
-        }
-        let state = self
-            .switch
-            .table_mut(t.slot)
-            .ok_or_else(|| RpcError::new(Code::Internal, "table slot vanished"))?;
-        match kind {
-            Type::Insert => {
-                match (indirect, direct) {
-                    (Some(target), _) => state.insert_indirect(key.clone(), priority, target),
-                    (None, Some((action, args))) => state.insert(Entry {
+                let state = self
+                    .switch
+                    .table_mut(t.slot)
+                    .ok_or_else(|| RpcError::new(Code::Internal, "table slot vanished"))?;
+                match (inserted, target) {
+                    (true, EntryTarget::Indirect(x)) => {
+                        state.insert_indirect(key.clone(), priority, x)
+                    }
+                    (true, EntryTarget::Direct(action, args)) => state.insert(Entry {
                         key: key.clone(),
                         priority,
                         action,
                         args,
                     }),
-                    (None, None) => Err(TableError::NotFound),
+                    (false, EntryTarget::Indirect(x)) => state.modify_indirect(&key, priority, x),
+                    (false, EntryTarget::Direct(action, args)) => {
+                        state.modify(&key, priority, action, args)
+                    }
                 }
                 .map_err(table_error)?;
-                self.count_quota(&t, &key, true);
-                self.record_entry_data(&t, te, &key, true);
-                self.entry_resources(&t, te, &key, priority)
-            }
-            Type::Modify => {
-                match (indirect, direct) {
-                    (Some(target), _) => state.modify_indirect(&key, priority, target),
-                    (None, Some((action, args))) => state.modify(&key, priority, action, args),
-                    (None, None) => Err(TableError::NotFound),
+                if inserted {
+                    self.count_quota(&t, &key, true);
                 }
-                .map_err(table_error)?;
-                self.record_entry_data(&t, te, &key, false);
+                self.record_entry_data(&t, te, &key, inserted);
                 self.entry_resources(&t, te, &key, priority)
             }
             Type::Delete => {
+                let state = self
+                    .switch
+                    .table_mut(t.slot)
+                    .ok_or_else(|| RpcError::new(Code::Internal, "table slot vanished"))?;
                 let index = state.index_of(&key, priority);
                 state.remove(&key, priority).map_err(table_error)?;
                 self.count_quota(&t, &key, false);

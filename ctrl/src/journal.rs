@@ -337,12 +337,16 @@ pub fn encode_record(
     Ok(out)
 }
 
-fn updates_payload(updates: &[p4::Update]) -> Vec<u8> {
-    p4::WriteRequest {
-        updates: updates.to_vec(),
-        ..Default::default()
+/// The encoding of a `WriteRequest` holding only `updates`, written
+/// straight from them (no copy of the updates).
+fn updates_payload<'u>(updates: impl IntoIterator<Item = &'u p4::Update>) -> Vec<u8> {
+    /// `WriteRequest.updates`' field number.
+    const UPDATES_FIELD: u32 = 4;
+    let mut out = Vec::new();
+    for u in updates {
+        prost::encoding::message::encode(UPDATES_FIELD, u, &mut out);
     }
-    .encode_to_vec()
+    out
 }
 
 /// A record's decoded payload.
@@ -1019,7 +1023,7 @@ impl Journal {
     /// Appends the applied updates of one batch and syncs the file.
     /// Nothing is written for an empty batch, or before a pipeline is
     /// committed (writes fail then).
-    pub fn append_batch(&mut self, updates: &[p4::Update]) -> Result<(), JournalError> {
+    pub fn append_batch(&mut self, updates: &[&p4::Update]) -> Result<(), JournalError> {
         if self.poisoned {
             return Err(JournalError::Poisoned);
         }
@@ -1034,7 +1038,7 @@ impl Journal {
             self.next_seq,
             RecordKind::Batch,
             0,
-            &updates_payload(updates),
+            &updates_payload(updates.iter().copied()),
         )?;
         let written = file
             .write_all(&record)
@@ -1419,6 +1423,22 @@ mod tests {
             parse(&b).unwrap_err().problem,
             Problem::Order(RecordKind::Snapshot)
         );
+    }
+
+    #[test]
+    fn a_batch_payload_is_a_write_request_of_its_updates() {
+        let updates: Vec<p4::Update> = (0..3)
+            .map(|i| p4::Update {
+                r#type: i + 1,
+                entity: Some(p4::Entity::default()),
+            })
+            .collect();
+        let expected = p4::WriteRequest {
+            updates: updates.clone(),
+            ..Default::default()
+        }
+        .encode_to_vec();
+        assert_eq!(updates_payload(&updates), expected);
     }
 
     #[test]

@@ -225,7 +225,7 @@ impl Shared {
             };
             let outcome = batch::apply(pipeline, writer, atomicity, rest, slice);
             if let Some(journal) = journal.as_mut() {
-                let applied: Vec<p4::Update> = outcome.applied(rest).into_iter().cloned().collect();
+                let applied = outcome.applied(rest);
                 if let Err(e) = journal.append_batch(&applied) {
                     tracing::error!("a Write batch cannot be saved: {e}");
                     let status = match outcome.undo.map(|u| undo::roll_back(pipeline, u)) {

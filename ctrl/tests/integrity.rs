@@ -672,8 +672,7 @@ proptest! {
             for u in &applied {
                 prop_assert!(replayed.apply(u).is_ok(), "an applied update does not replay: {:?}", u);
             }
-            let saved: Vec<p4::Update> = applied.iter().map(|u| (*u).clone()).collect();
-            journal.append_batch(&saved).expect("journal append");
+            journal.append_batch(&applied).expect("journal append");
             if n == compact_after {
                 journal.compact(&live).expect("compaction");
             }
@@ -731,7 +730,7 @@ async fn a_refused_insert_installs_nothing_and_the_journal_replays() {
         })
         .await;
         let (mut c, _stream) = primary_with(&s, 1, cfg.clone()).await;
-        let refused = [
+        let refusals = [
             // acl has no direct meter.
             Pick::Acl {
                 kind: 0,
@@ -769,30 +768,19 @@ async fn a_refused_insert_installs_nothing_and_the_journal_replays() {
             },
         ];
         for atomicity in [Atomicity::ContinueOnError, Atomicity::RollbackOnError] {
-            for p in &refused {
-                let e = lib_client(&c, "", 1)
-                    .write(vec![p.update(&ids)], atomicity)
-                    .await
-                    .map_err(status)
-                    .expect_err("refused");
+            for p in &refusals {
+                let e = refused(&c, vec![p.update(&ids)], atomicity).await;
                 let codes = update_codes(&e);
                 assert_eq!(codes[0].0, Code::InvalidArgument, "{p:?}: {codes:?}");
             }
         }
-        let entries = read_entities(
-            &mut c,
-            vec![p4::Entity {
-                entity: Some(E::TableEntry(p4::TableEntry::default())),
-            }],
-        )
-        .await
-        .unwrap();
+        let entries = all_entries(&mut c).await;
         assert!(
             entries.is_empty(),
             "refused inserts were installed: {entries:?}"
         );
         // Deleting them finds nothing, and journals nothing.
-        let mut delete = refused[0].clone();
+        let mut delete = refusals[0].clone();
         if let Pick::Acl { kind, meter, .. } = &mut delete {
             *kind = 2;
             *meter = false;
@@ -953,6 +941,22 @@ fn insert(table_id: u32, key: u32, action: Option<p4::TableAction>) -> p4::Updat
     )
 }
 
+/// Every table entry the server holds.
+async fn all_entries(
+    c: &mut janus_ctrl::proto::p4::v1::p4_runtime_client::P4RuntimeClient<
+        tonic::transport::Channel,
+    >,
+) -> Vec<p4::Entity> {
+    read_entities(
+        c,
+        vec![p4::Entity {
+            entity: Some(E::TableEntry(p4::TableEntry::default())),
+        }],
+    )
+    .await
+    .expect("a read of every table entry")
+}
+
 /// The status of a Write of `updates` that the server must refuse.
 async fn refused(
     c: &janus_ctrl::proto::p4::v1::p4_runtime_client::P4RuntimeClient<tonic::transport::Channel>,
@@ -1079,13 +1083,6 @@ async fn an_atomic_batch_over_the_work_limit_is_refused_whole() {
     let e = refused(&c, updates, Atomicity::RollbackOnError).await;
     assert_eq!(e.code(), Code::ResourceExhausted, "{e:?}");
     assert!(e.message().contains("split it"), "{}", e.message());
-    let entries = read_entities(
-        &mut c,
-        vec![p4::Entity {
-            entity: Some(E::TableEntry(p4::TableEntry::default())),
-        }],
-    )
-    .await
-    .unwrap();
+    let entries = all_entries(&mut c).await;
     assert!(entries.is_empty());
 }
