@@ -17,8 +17,58 @@ fn preamble(p: &fe::Preamble) -> Option<cfg::Preamble> {
         name: p.name.clone(),
         alias: p.alias.clone(),
         annotations: p.annotations.clone(),
+        doc: doc(&p.doc),
+        structured_annotations: structured(&p.structured_annotations),
         ..Default::default()
     })
+}
+
+fn doc(d: &Option<fe::Doc>) -> Option<cfg::Documentation> {
+    d.as_ref().map(|d| cfg::Documentation {
+        brief: d.brief.clone(),
+        description: d.description.clone(),
+    })
+}
+
+fn structured(list: &[fe::Structured]) -> Vec<cfg::StructuredAnnotation> {
+    use cfg::expression::Value;
+    use cfg::structured_annotation::Body;
+    let value = |v: &fe::StructuredValue| cfg::Expression {
+        value: Some(match v {
+            fe::StructuredValue::String(s) => Value::StringValue(s.clone()),
+            fe::StructuredValue::Int(i) => Value::Int64Value(*i),
+            fe::StructuredValue::Bool(b) => Value::BoolValue(*b),
+        }),
+    };
+    list.iter()
+        .map(|s| cfg::StructuredAnnotation {
+            name: s.name.clone(),
+            body: if !s.kv_pairs.is_empty() {
+                Some(Body::KvPairList(cfg::KeyValuePairList {
+                    kv_pairs: s
+                        .kv_pairs
+                        .iter()
+                        .map(|(k, v)| cfg::KeyValuePair {
+                            key: k.clone(),
+                            value: Some(value(v)),
+                        })
+                        .collect(),
+                }))
+            } else if !s.expressions.is_empty() {
+                Some(Body::ExpressionList(cfg::ExpressionList {
+                    expressions: s.expressions.iter().map(value).collect(),
+                }))
+            } else {
+                None
+            },
+            ..Default::default()
+        })
+        .collect()
+}
+
+fn named(t: &Option<String>) -> Option<cfg::P4NamedType> {
+    t.as_ref()
+        .map(|name| cfg::P4NamedType { name: name.clone() })
 }
 
 fn match_type(s: &str) -> cfg::match_field::Match {
@@ -127,7 +177,15 @@ pub fn digest_fields(info: &cfg::P4Info, d: &cfg::Digest) -> Option<Vec<u32>> {
 pub fn to_proto(info: &fe::P4Info) -> cfg::P4Info {
     cfg::P4Info {
         pkg_info: Some(cfg::PkgInfo {
-            arch: info.arch.clone(),
+            name: info.pkg_info.name.clone(),
+            version: info.pkg_info.version.clone(),
+            doc: doc(&info.pkg_info.doc),
+            annotations: info.pkg_info.annotations.clone(),
+            arch: info.pkg_info.arch.clone(),
+            organization: info.pkg_info.organization.clone(),
+            contact: info.pkg_info.contact.clone(),
+            url: info.pkg_info.url.clone(),
+            structured_annotations: structured(&info.pkg_info.structured_annotations),
             ..Default::default()
         }),
         tables: info
@@ -141,8 +199,12 @@ pub fn to_proto(info: &fe::P4Info) -> cfg::P4Info {
                     .map(|m| cfg::MatchField {
                         id: m.id,
                         name: m.name.clone(),
+                        annotations: m.annotations.unstructured.clone(),
                         bitwidth: m.bitwidth as i32,
                         r#match: Some(match_type(&m.match_type)),
+                        doc: doc(&m.annotations.doc),
+                        type_name: named(&m.type_name),
+                        structured_annotations: structured(&m.annotations.structured),
                         ..Default::default()
                     })
                     .collect(),
@@ -153,10 +215,25 @@ pub fn to_proto(info: &fe::P4Info) -> cfg::P4Info {
                         id: a.id,
                         scope: scope(a.scope),
                         annotations: a.annotations.clone(),
+                        structured_annotations: structured(&a.structured_annotations),
                         ..Default::default()
                     })
                     .collect(),
                 const_default_action_id: t.const_default_action_id.unwrap_or(0),
+                initial_default_action: t.initial_default_action.as_ref().map(|c| {
+                    cfg::TableActionCall {
+                        action_id: c.action_id,
+                        arguments: c
+                            .arguments
+                            .iter()
+                            .map(|(id, value)| cfg::table_action_call::Argument {
+                                param_id: *id,
+                                value: value.clone(),
+                            })
+                            .collect(),
+                    }
+                }),
+                has_initial_entries: t.has_initial_entries,
                 implementation_id: t.implementation_id.unwrap_or(0),
                 direct_resource_ids: t.direct_resource_ids.clone(),
                 size: t.size as i64,
@@ -180,7 +257,11 @@ pub fn to_proto(info: &fe::P4Info) -> cfg::P4Info {
                     .map(|p| cfg::action::Param {
                         id: p.id,
                         name: p.name.clone(),
+                        annotations: p.annotations.unstructured.clone(),
                         bitwidth: p.bitwidth as i32,
+                        doc: doc(&p.annotations.doc),
+                        type_name: named(&p.type_name),
+                        structured_annotations: structured(&p.annotations.structured),
                         ..Default::default()
                     })
                     .collect(),
@@ -227,6 +308,7 @@ pub fn to_proto(info: &fe::P4Info) -> cfg::P4Info {
                 table_ids: a.table_ids.clone(),
                 with_selector: a.with_selector,
                 size: a.size as i64,
+                max_group_size: a.max_group_size,
                 ..Default::default()
             })
             .collect(),
@@ -280,7 +362,7 @@ pub fn to_proto(info: &fe::P4Info) -> cfg::P4Info {
                 }),
             })
             .collect(),
-        type_info: (!info.digests.is_empty()).then(|| cfg::P4TypeInfo {
+        type_info: fe::has_type_info(info).then(|| cfg::P4TypeInfo {
             structs: info
                 .digests
                 .iter()
@@ -315,7 +397,10 @@ pub fn to_proto(info: &fe::P4Info) -> cfg::P4Info {
                     .map(|m| cfg::controller_packet_metadata::Metadata {
                         id: m.id,
                         name: m.name.clone(),
+                        annotations: m.annotations.unstructured.clone(),
                         bitwidth: m.bitwidth as i32,
+                        type_name: named(&m.type_name),
+                        structured_annotations: structured(&m.annotations.structured),
                         ..Default::default()
                     })
                     .collect(),

@@ -343,6 +343,8 @@ pub struct Action {
     pub params: Vec<Param>,
     pub body: Vec<Stmt>,
     pub annotations: Vec<crate::ast::Annotation>,
+    /// The annotations of each parameter, in parameter order.
+    pub param_annotations: Vec<Vec<crate::ast::Annotation>>,
     pub span: Span,
 }
 
@@ -361,6 +363,7 @@ pub struct TableKey {
     pub match_kind: String,
     /// The key's control-plane name: its `@name`, else the source text.
     pub name: String,
+    pub annotations: Vec<crate::ast::Annotation>,
 }
 
 #[derive(Clone, Debug)]
@@ -372,6 +375,8 @@ pub struct ActionCall {
     /// `@defaultonly` / `@tableonly` annotations on the reference.
     pub default_only: bool,
     pub table_only: bool,
+    /// The annotations on the reference in the `actions` list.
+    pub annotations: Vec<crate::ast::Annotation>,
 }
 
 #[derive(Clone, Debug)]
@@ -504,6 +509,17 @@ pub struct Program {
     pub main: Option<InstanceId>,
     /// Headers marked `@controller_header("...")`: (annotation value, type).
     pub controller_headers: Vec<(String, TyId)>,
+    /// The annotations written on named type declarations (headers,
+    /// structs, `type`, enums) and on their fields.
+    pub type_annotations: std::collections::HashMap<TyId, TypeAnnotations>,
+}
+
+/// Annotations of a type declaration, for the control plane's view of it.
+#[derive(Clone, Debug, Default)]
+pub struct TypeAnnotations {
+    pub decl: Vec<crate::ast::Annotation>,
+    /// Per field, in field order (headers and structs).
+    pub fields: Vec<Vec<crate::ast::Annotation>>,
 }
 
 impl Program {

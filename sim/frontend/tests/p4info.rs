@@ -57,7 +57,7 @@ fn info() -> P4Info {
 #[test]
 fn ids_carry_the_p4runtime_prefixes() {
     let i = info();
-    assert_eq!(i.arch, "v1model");
+    assert_eq!(i.arch(), "v1model");
     for t in &i.tables {
         assert_eq!(
             t.preamble.id >> 24,
@@ -182,7 +182,9 @@ fn text_format_is_well_formed() {
     let text = p4info::to_text(&info());
     let opens = text.matches('{').count();
     assert_eq!(opens, text.matches('}').count());
-    assert!(text.starts_with("pkg_info {\n  arch: \"v1model\"\n}\n"));
+    assert!(text.starts_with(
+        "# proto-file: p4/config/v1/p4info.proto\n# proto-message: p4.config.v1.P4Info\n\npkg_info {\n  arch: \"v1model\"\n}\n"
+    ));
     assert!(text.contains("tables {\n  preamble {\n    id: "), "{text}");
     assert!(text.contains("match_type: TERNARY"));
     assert!(text.contains("controller_packet_metadata {"));
@@ -201,6 +203,7 @@ fn corpus_p4info_is_consistent() {
         }
         let c = janus_p4::driver::compile_file(&path, &Options::default()).expect("readable");
         let Some(program) = c.program() else { continue };
+        let src = std::fs::read_to_string(&path).expect("readable");
         let i = p4info::build(program);
         let mut ids = std::collections::HashSet::new();
         let mut check = |id: u32, pfx: u8, what: &str| {
@@ -244,8 +247,9 @@ fn corpus_p4info_is_consistent() {
             .for_each(|a| check(a.preamble.id, prefix::VALUE_SET, "value set"));
         for t in &i.tables {
             for r in &t.action_refs {
+                // p4c leaves `@hidden` actions out but keeps the references.
                 assert!(
-                    i.actions.iter().any(|a| a.preamble.id == r.id),
+                    i.actions.iter().any(|a| a.preamble.id == r.id) || src.contains("@hidden"),
                     "{}: dangling action ref",
                     path.display()
                 );
@@ -287,12 +291,13 @@ fn nested_instances_are_named_by_path() {
         .iter()
         .map(|t| (t.preamble.name.as_str(), t.preamble.alias.as_str()))
         .collect();
+    // p4c inlines the instances where they are declared, before `g`.
     assert_eq!(
         tables,
         [
-            ("global_tbl", "global_tbl"),
             ("Ing.first.t", "first.t"),
-            ("Ing.second.t", "second.t")
+            ("Ing.second.t", "second.t"),
+            ("global_tbl", "global_tbl")
         ]
     );
     let actions: Vec<&str> = i.actions.iter().map(|a| a.preamble.name.as_str()).collect();
@@ -304,7 +309,7 @@ fn nested_instances_are_named_by_path() {
         .collect();
     assert_eq!(counters, ["Ing.first.hits", "Ing.second.hits"]);
     // Each table instance refers to its own copy of the action.
-    assert_ne!(i.tables[1].action_refs[0].id, i.tables[2].action_refs[0].id);
+    assert_ne!(i.tables[0].action_refs[0].id, i.tables[1].action_refs[0].id);
 }
 
 #[test]
@@ -475,4 +480,234 @@ V1Switch(P(), V(), I(), E(), C(), D()) main;
     let next = (u32::from(prefix::ACTION) << 24)
         | (p4info::jenkins_one_at_a_time(b"I.b").wrapping_add(1) & 0xff_ffff);
     assert_eq!(id("I.b"), next);
+}
+
+/// A program in the shape of p4lang's tutorial router: the whole text
+/// format, as p4c's rules give it (header, objects in p4c's order, the
+/// implicit `NoAction` with `@defaultonly`, initial default actions, the
+/// size default, an empty `type_info`).
+#[test]
+fn router_text_is_p4cs() {
+    const SRC: &str = r#"
+#include <core.p4>
+#include <v1model.p4>
+header ipv4_t { bit<32> srcAddr; bit<32> dstAddr; }
+struct headers { ipv4_t ipv4; }
+struct metadata { }
+parser MyParser(packet_in packet, out headers hdr, inout metadata meta, inout standard_metadata_t sm) {
+    state start { packet.extract(hdr.ipv4); transition accept; }
+}
+control MyVerifyChecksum(inout headers hdr, inout metadata meta) { apply { } }
+control MyIngress(inout headers hdr, inout metadata meta, inout standard_metadata_t standard_metadata) {
+    action drop() { mark_to_drop(standard_metadata); }
+    action ipv4_forward(bit<48> dstAddr, bit<9> port) { standard_metadata.egress_spec = port; }
+    action unused_action() { }
+    table ipv4_lpm {
+        key = { hdr.ipv4.dstAddr: lpm; }
+        actions = { ipv4_forward; drop; }
+        size = 0;
+    }
+    table never_applied { actions = { unused_action; } }
+    apply { if (hdr.ipv4.isValid()) { ipv4_lpm.apply(); } else { drop(); } }
+}
+control MyEgress(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) { apply { } }
+control MyComputeChecksum(inout headers hdr, inout metadata meta) { apply { } }
+control MyDeparser(packet_out packet, in headers hdr) { apply { packet.emit(hdr.ipv4); } }
+V1Switch(MyParser(), MyVerifyChecksum(), MyIngress(), MyEgress(), MyComputeChecksum(), MyDeparser()) main;
+"#;
+    let c = compile_source("router.p4", SRC.into(), &Options::default());
+    assert!(!c.has_errors(), "{}", c.render(false));
+    let text = p4info::to_text(&p4info::build(c.program().expect("program")));
+    let want = r#"# proto-file: p4/config/v1/p4info.proto
+# proto-message: p4.config.v1.P4Info
+
+pkg_info {
+  arch: "v1model"
+}
+tables {
+  preamble {
+    id: 37375156
+    name: "MyIngress.ipv4_lpm"
+    alias: "ipv4_lpm"
+  }
+  match_fields {
+    id: 1
+    name: "hdr.ipv4.dstAddr"
+    bitwidth: 32
+    match_type: LPM
+  }
+  action_refs {
+    id: 28792405
+  }
+  action_refs {
+    id: 25652968
+  }
+  action_refs {
+    id: 21257015
+    annotations: "@defaultonly"
+    scope: DEFAULT_ONLY
+  }
+  initial_default_action {
+    action_id: 21257015
+  }
+  size: 1024
+}
+actions {
+  preamble {
+    id: 21257015
+    name: "NoAction"
+    alias: "NoAction"
+    annotations: "@noWarn(\"unused\")"
+  }
+}
+actions {
+  preamble {
+    id: 25652968
+    name: "MyIngress.drop"
+    alias: "drop"
+  }
+}
+actions {
+  preamble {
+    id: 28792405
+    name: "MyIngress.ipv4_forward"
+    alias: "ipv4_forward"
+  }
+  params {
+    id: 1
+    name: "dstAddr"
+    bitwidth: 48
+  }
+  params {
+    id: 2
+    name: "port"
+    bitwidth: 9
+  }
+}
+type_info {
+}
+"#;
+    assert_eq!(text, want);
+}
+
+/// p4c's rules for what appears and how members, annotations and
+/// controller headers are written.
+#[test]
+fn p4c_object_and_annotation_rules() {
+    const SRC: &str = r#"
+#include <core.p4>
+#include <v1model.p4>
+@controller_header("packet_in")
+header packet_in_t { @id(2) bit<9> ingress_port; bit<7> pad; }
+header h_t { bit<8> a; bit<8> b; }
+struct headers { h_t h; }
+struct metadata { }
+parser P(packet_in packet, out headers hdr, inout metadata meta, inout standard_metadata_t sm) {
+    state start { packet.extract(hdr.h); transition accept; }
+}
+control V(inout headers hdr, inout metadata meta) { apply { } }
+control I(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) {
+    action helper() { hdr.h.a = 1; }
+    action calls_helper() { helper(); }
+    action direct() { hdr.h.b = 2; }
+    action set(@id(7) bit<8> x, bit<8> y) { hdr.h.a = x; hdr.h.b = y; }
+    @brief("Sets things") @refers_to(t2 , b) @oneshot()
+    table t {
+        key = { hdr.h.a: exact @name("a") @format(MAC_ADDRESS); hdr.h.b: selector; hdr.h.a: ternary; }
+        actions = { calls_helper; @tableonly set; }
+        default_action = set(3, 4);
+        implementation = action_selector(HashAlgorithm.crc16, 32w64, 32w8);
+    }
+    @hidden table hid { actions = { NoAction; } }
+    @Sai[kind = "acl", id = 5] table t2 {
+        key = { hdr.h.b: exact; }
+        actions = { NoAction; }
+        const entries = { 1 : NoAction(); }
+    }
+    apply { t.apply(); hid.apply(); t2.apply(); direct(); }
+}
+control E(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) { apply { } }
+control C(inout headers hdr, inout metadata meta) { apply { } }
+control D(packet_out packet, in headers hdr) { apply { } }
+V1Switch(P(), V(), I(), E(), C(), D()) main;
+"#;
+    let c = compile_source("rules.p4", SRC.into(), &Options::default());
+    assert!(!c.has_errors(), "{}", c.render(false));
+    let i = p4info::build(c.program().expect("program"));
+    let names: Vec<&str> = i.tables.iter().map(|t| t.preamble.name.as_str()).collect();
+    assert_eq!(names, ["I.t", "I.t2"], "hidden tables are left out");
+    let actions: Vec<&str> = i.actions.iter().map(|a| a.preamble.name.as_str()).collect();
+    // NoAction is top-level (first); helper is inlined into calls_helper.
+    assert_eq!(actions, ["NoAction", "I.calls_helper", "I.direct", "I.set"]);
+    let t = &i.tables[0];
+    // The selector key uses up id 2.
+    let fields: Vec<(u32, &str)> = t
+        .match_fields
+        .iter()
+        .map(|m| (m.id, m.name.as_str()))
+        .collect();
+    assert_eq!(fields, [(1, "a"), (3, "hdr.h.a")]);
+    assert_eq!(
+        t.match_fields[0].annotations.unstructured,
+        ["@format(MAC_ADDRESS)"]
+    );
+    assert_eq!(
+        t.preamble.annotations,
+        ["@refers_to(t2 , b)", "@oneshot"],
+        "token bodies keep spaced tokens; an empty body has no parentheses"
+    );
+    assert_eq!(
+        t.preamble.doc.as_ref().map(|d| d.brief.as_str()),
+        Some("Sets things")
+    );
+    let set = i
+        .actions
+        .iter()
+        .find(|a| a.preamble.name == "I.set")
+        .expect("set");
+    let params: Vec<(u32, &str)> = set.params.iter().map(|p| (p.id, p.name.as_str())).collect();
+    assert_eq!(
+        params,
+        [(7, "x"), (2, "y")],
+        "an @id member still uses up its position"
+    );
+    let ida = t.initial_default_action.as_ref().expect("initial default");
+    assert_eq!(ida.action_id, set.preamble.id);
+    assert_eq!(ida.arguments, [(7, vec![3]), (2, vec![4])]);
+    assert_eq!(t.action_refs[1].scope, "TABLE_ONLY");
+    assert_eq!(t.action_refs[1].annotations, ["@tableonly"]);
+    let ap = &i.action_profiles[0];
+    assert!(
+        ap.with_selector,
+        "a selector built in the table property is listed"
+    );
+    assert_eq!(t.implementation_id, Some(ap.preamble.id));
+    let t2 = &i.tables[1];
+    assert!(t2.is_const_table && t2.has_initial_entries);
+    let sai = &t2.preamble.structured_annotations[0];
+    assert_eq!(sai.name, "Sai");
+    assert_eq!(
+        sai.kv_pairs,
+        [
+            (
+                "kind".to_string(),
+                p4info::StructuredValue::String("acl".into())
+            ),
+            ("id".to_string(), p4info::StructuredValue::Int(5))
+        ]
+    );
+    let h = &i.controller_packet_metadata[0];
+    assert_eq!(h.preamble.name, "packet_in");
+    assert_eq!(
+        h.preamble.id,
+        (u32::from(prefix::CONTROLLER_HEADER) << 24)
+            | (p4info::jenkins_one_at_a_time(b"packet_in_t") & 0xff_ffff),
+        "the id hashes the header type's name"
+    );
+    assert_eq!(
+        h.preamble.annotations,
+        ["@controller_header(\"packet_in\")"]
+    );
+    let meta: Vec<(u32, &str)> = h.metadata.iter().map(|m| (m.id, m.name.as_str())).collect();
+    assert_eq!(meta, [(2, "ingress_port"), (3, "pad")]);
 }

@@ -119,10 +119,18 @@ impl Checker<'_> {
                     format!("`type` cannot introduce a new type over `{shown}`"),
                 );
             }
-            self.types().intern(Ty::NewType {
+            let ty = self.types().intern(Ty::NewType {
                 name: t.name.name.clone(),
                 of,
-            })
+            });
+            self.prog.type_annotations.insert(
+                ty,
+                ir::TypeAnnotations {
+                    decl: t.annotations.clone(),
+                    fields: Vec::new(),
+                },
+            );
+            ty
         } else {
             of
         };
@@ -144,6 +152,13 @@ impl Checker<'_> {
             return;
         }
         let ty = self.struct_type(kind, &s.name.name, s);
+        self.prog.type_annotations.insert(
+            ty,
+            ir::TypeAnnotations {
+                decl: s.annotations.clone(),
+                fields: s.fields.iter().map(|f| f.annotations.clone()).collect(),
+            },
+        );
         if kind == StructKind::Header
             && let Some(a) = ast::find_annotation(&s.annotations, "controller_header")
             && let Some(ast::Expr {
@@ -765,6 +780,7 @@ impl Checker<'_> {
             params: Vec::new(),
             body: Vec::new(),
             annotations: a.annotations.clone(),
+            param_annotations: a.params.iter().map(|p| p.annotations.clone()).collect(),
             span,
         });
         self.action_sigs.push(sigs.clone());

@@ -101,10 +101,47 @@ impl Checker<'_> {
                 format!("table `{}` has no `actions` property", t.name.name),
             );
         }
+        self.add_implicit_no_action(&mut table);
         let id = ir::TableId(self.prog.tables.len() as u32);
         self.prog.tables.push(table);
         self.declare(&t.name, Binding::Table(id));
         id
+    }
+
+    /// A table without `default_action` gets core.p4's `NoAction` in its
+    /// list as `@defaultonly` (its default), as p4c's front end adds it
+    /// (`CreateBuiltins`): the control plane sees and may set it.
+    fn add_implicit_no_action(&self, table: &mut ir::Table) {
+        if table.default_action.is_some() {
+            return;
+        }
+        let Some(id) = (0..self.prog.actions.len() as u32)
+            .map(ir::ActionId)
+            .find(|a| {
+                let act = &self.prog.actions[a.0 as usize];
+                act.name == "NoAction" && act.cp_name.global && act.params.is_empty()
+            })
+        else {
+            return;
+        };
+        if table.actions.iter().any(|a| a.action == id) {
+            return;
+        }
+        let span = table.span;
+        table.actions.push(ir::ActionCall {
+            action: id,
+            args: Vec::new(),
+            default_only: true,
+            table_only: false,
+            annotations: vec![ast::Annotation {
+                name: ast::Ident {
+                    name: "defaultonly".into(),
+                    span,
+                },
+                body: ast::AnnotationBody::Empty,
+                span,
+            }],
+        });
     }
 
     fn table_key(&mut self, k: &ast::KeyElement) -> Option<ir::TableKey> {
@@ -150,6 +187,7 @@ impl Checker<'_> {
             expr: e,
             match_kind: mk_name.clone(),
             name,
+            annotations: k.annotations.clone(),
         })
     }
 
@@ -223,6 +261,7 @@ impl Checker<'_> {
             args,
             default_only: ast::find_annotation(&r.annotations, "defaultonly").is_some(),
             table_only: ast::find_annotation(&r.annotations, "tableonly").is_some(),
+            annotations: r.annotations.clone(),
         })
     }
 
