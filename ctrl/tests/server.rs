@@ -135,7 +135,15 @@ async fn capabilities_and_pipeline_config() {
         Code::InvalidArgument,
     );
     let mut wrong = router();
-    wrong.p4info.as_mut().unwrap().actions[0].params[1].bitwidth = 10;
+    let two_params = wrong
+        .p4info
+        .as_mut()
+        .unwrap()
+        .actions
+        .iter_mut()
+        .find(|a| a.params.len() > 1)
+        .expect("an action with two parameters");
+    two_params.params[1].bitwidth = 10;
     fails_with(
         set_pipeline(&mut c, 1, wrong, Action::VerifyAndCommit).await,
         Code::InvalidArgument,

@@ -18,9 +18,29 @@ pub enum P4Command {
     Compile {
         #[command(flatten)]
         frontend: FrontendArgs,
-        /// Write P4Info (P4Runtime 1.5, protobuf text format) here.
-        #[arg(long, value_name = "OUT.txtpb")]
+        /// Write P4Info (P4Runtime 1.5) here, in the --p4runtime-format
+        /// (p4c's --p4runtime-file).
+        #[arg(long, alias = "p4runtime-file", value_name = "OUT.txtpb")]
         p4info: Option<PathBuf>,
+        /// Write P4Info to each of these files (comma-separated), the format
+        /// chosen by the suffix: .txt, .json or .bin (p4c's option).
+        #[arg(long = "p4runtime-files", value_name = "FILES", value_delimiter = ',')]
+        p4runtime_files: Vec<PathBuf>,
+        /// The format of --p4info and --p4runtime-entries-file.
+        #[arg(long = "p4runtime-format", value_enum, default_value = "text")]
+        p4runtime_format: Format,
+        /// Write the program's table entries (a P4Runtime WriteRequest) here,
+        /// in the --p4runtime-format.
+        #[arg(long = "p4runtime-entries-file", value_name = "OUT")]
+        p4runtime_entries_file: Option<PathBuf>,
+        /// Write the program's table entries to each of these files, the
+        /// format chosen by the suffix as for --p4runtime-files.
+        #[arg(
+            long = "p4runtime-entries-files",
+            value_name = "FILES",
+            value_delimiter = ','
+        )]
+        p4runtime_entries_files: Vec<PathBuf>,
         /// Write the compiled pipeline here.
         #[arg(short = 'o', long, value_name = "OUT")]
         output: Option<PathBuf>,
@@ -30,6 +50,58 @@ pub enum P4Command {
         /// The code; omit to list all codes.
         code: Option<String>,
     },
+}
+
+/// A P4Runtime output format, as p4c names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Binary,
+    Json,
+}
+
+impl Format {
+    /// The format p4c's `--p4runtime-files` gives a file by its suffix.
+    fn of(path: &std::path::Path) -> Result<Format, String> {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("txt") => Ok(Format::Text),
+            Some("json") => Ok(Format::Json),
+            Some("bin") => Ok(Format::Binary),
+            Some(other) => Err(format!(
+                "{}: cannot tell the P4Runtime file format from the suffix .{other}; known suffixes are .bin, .txt, .json",
+                path.display()
+            )),
+            None => Err(format!(
+                "{}: unknown file kind; known suffixes are .bin, .txt, .json",
+                path.display()
+            )),
+        }
+    }
+}
+
+/// What `janus p4 compile` writes for P4Runtime.
+struct P4RuntimeOutputs {
+    /// (file, format, entries rather than P4Info).
+    files: Vec<(PathBuf, Format, bool)>,
+}
+
+impl P4RuntimeOutputs {
+    fn write(&self, info: &janus_p4::p4info::P4Info) -> Result<(), String> {
+        use janus_p4::p4info as pi;
+        for (path, format, entries) in &self.files {
+            let bytes = match (format, entries) {
+                (Format::Text, false) => pi::to_text(info).into_bytes(),
+                (Format::Binary, false) => pi::to_binary(info),
+                (Format::Json, false) => pi::to_json(info).into_bytes(),
+                (Format::Text, true) => pi::entries_to_text(info).into_bytes(),
+                (Format::Binary, true) => info.initial_entries.to_binary(),
+                (Format::Json, true) => info.initial_entries.to_json().into_bytes(),
+            };
+            std::fs::write(path, bytes)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+        Ok(())
+    }
 }
 
 #[derive(Args)]
@@ -70,8 +142,27 @@ pub fn run(cmd: P4Command) -> ExitCode {
         P4Command::Compile {
             frontend: args,
             p4info,
+            p4runtime_files,
+            p4runtime_format,
+            p4runtime_entries_file,
+            p4runtime_entries_files,
             output,
         } => {
+            let mut files = Vec::new();
+            files.extend(p4info.map(|p| (p, p4runtime_format, false)));
+            files.extend(p4runtime_entries_file.map(|p| (p, p4runtime_format, true)));
+            for (list, entries) in [(p4runtime_files, false), (p4runtime_entries_files, true)] {
+                for path in list {
+                    match Format::of(&path) {
+                        Ok(f) => files.push((path, f, entries)),
+                        Err(e) => {
+                            eprintln!("error: {e}");
+                            return ExitCode::from(2);
+                        }
+                    }
+                }
+            }
+            let outputs = P4RuntimeOutputs { files };
             let c = match frontend(&args) {
                 Ok(c) => c,
                 Err(code) => return code,
@@ -80,12 +171,11 @@ pub fn run(cmd: P4Command) -> ExitCode {
             let Some(program) = c.program() else {
                 return status;
             };
-            if let Some(path) = p4info {
-                let text = janus_p4::p4info::to_text(&janus_p4::p4info::build(program));
-                if let Err(e) = std::fs::write(&path, text) {
-                    eprintln!("error: cannot write {}: {e}", path.display());
-                    return ExitCode::from(2);
-                }
+            if !outputs.files.is_empty()
+                && let Err(e) = outputs.write(&janus_p4::p4info::build(program))
+            {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
             }
             if let Some(path) = output {
                 let bundle = janus_p4::pipeline::Pipeline::from_compilation(&c);

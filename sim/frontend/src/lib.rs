@@ -17,5 +17,6 @@ pub mod parser;
 pub mod pipeline;
 pub mod preprocess;
 pub mod pretty;
+pub mod proto;
 pub mod source;
 pub mod types;

@@ -151,7 +151,10 @@ fn resources_are_linked_to_their_tables() {
     assert_eq!(i.action_profiles[0].size, 1024);
     assert_eq!(i.counters[0].unit, "BYTES");
     assert_eq!(i.counters[0].size, 64);
-    assert_eq!((i.registers[0].size, i.registers[0].bitwidth), (128, 32));
+    assert_eq!(
+        (i.registers[0].size, i.registers[0].type_spec.clone()),
+        (128, Some(p4info::TypeSpec::Bit(32)))
+    );
     let fwd = i
         .actions
         .iter()
@@ -710,4 +713,105 @@ V1Switch(P(), V(), I(), E(), C(), D()) main;
     );
     let meta: Vec<(u32, &str)> = h.metadata.iter().map(|m| (m.id, m.name.as_str())).collect();
     assert_eq!(meta, [(2, "ingress_port"), (3, "pad")]);
+}
+
+/// `type_info` as p4c's `TypeSpecConverter` fills it, and the widths and
+/// `type_name`s of translated and serializable-enum members.
+#[test]
+fn type_info_describes_named_types() {
+    const SRC: &str = r#"
+#include <core.p4>
+#include <v1model.p4>
+enum bit<8> Kind { A = 1, B = 0x80 }
+@p4runtime_translation("example.org/vrf", string) type bit<10> vrf_t;
+@p4runtime_translation("example.org/port", bit<32>) type bit<9> port_t;
+type bit<16> plain_t;
+header h_t { bit<8> k; bit<10> v; }
+struct headers { h_t h; }
+struct learn_t { Kind kind; h_t hdr; bool flag; }
+struct metadata { }
+parser P(packet_in packet, out headers hdr, inout metadata meta, inout standard_metadata_t sm) {
+    state start { packet.extract(hdr.h); transition accept; }
+}
+control V(inout headers hdr, inout metadata meta) { apply { } }
+control I(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) {
+    register<plain_t>(4) r;
+    action a(vrf_t vrf, port_t port, Kind kind) { }
+    action learn() { digest<learn_t>(1, { Kind.A, hdr.h, true }); }
+    table t { key = { hdr.h.v: exact; } actions = { a; learn; } }
+    apply { t.apply(); }
+}
+control E(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) { apply { } }
+control C(inout headers hdr, inout metadata meta) { apply { } }
+control D(packet_out packet, in headers hdr) { apply { } }
+V1Switch(P(), V(), I(), E(), C(), D()) main;
+"#;
+    use p4info::{NewTypeRepr, TypeSpec};
+    let c = compile_source("types.p4", SRC.into(), &Options::default());
+    assert!(!c.has_errors(), "{}", c.render(false));
+    let i = p4info::build(c.program().expect("program"));
+    let a = i
+        .actions
+        .iter()
+        .find(|a| a.preamble.name == "I.a")
+        .expect("a");
+    let params: Vec<(&str, u32, Option<&str>)> = a
+        .params
+        .iter()
+        .map(|p| (p.name.as_str(), p.bitwidth, p.type_name.as_deref()))
+        .collect();
+    assert_eq!(
+        params,
+        [
+            ("vrf", 0, Some("vrf_t")),
+            ("port", 32, Some("port_t")),
+            ("kind", 8, None)
+        ],
+        "SDN strings are 0 bits wide, SDN widths replace the data plane's"
+    );
+    let ti = i.type_info.as_ref().expect("type_info");
+    assert_eq!(
+        ti.new_types["vrf_t"].repr,
+        NewTypeRepr::Translated("example.org/vrf".into(), None)
+    );
+    assert_eq!(
+        ti.new_types["port_t"].repr,
+        NewTypeRepr::Translated("example.org/port".into(), Some(32))
+    );
+    assert_eq!(
+        ti.new_types["plain_t"].repr,
+        NewTypeRepr::Original(TypeSpec::Bit(16))
+    );
+    let kind = &ti.serializable_enums["Kind"];
+    assert_eq!(kind.width, 8);
+    assert_eq!(
+        kind.members,
+        [("A".into(), vec![1]), ("B".into(), vec![0x80])]
+    );
+    assert_eq!(
+        ti.structs["learn_t"],
+        [
+            (
+                "kind".to_string(),
+                TypeSpec::SerializableEnum("Kind".into())
+            ),
+            ("hdr".to_string(), TypeSpec::Header("h_t".into())),
+            ("flag".to_string(), TypeSpec::Bool)
+        ]
+    );
+    assert_eq!(
+        ti.headers["h_t"],
+        [
+            ("k".to_string(), TypeSpec::Bit(8)),
+            ("v".to_string(), TypeSpec::Bit(10))
+        ]
+    );
+    assert_eq!(
+        i.registers[0].type_spec,
+        Some(TypeSpec::NewType("plain_t".into()))
+    );
+    let text = p4info::to_text(&i);
+    assert!(text.contains(
+        "  new_types {\n    key: \"vrf_t\"\n    value {\n      translated_type {\n        uri: \"example.org/vrf\"\n        sdn_string {\n        }\n      }\n    }\n  }\n"
+    ), "{text}");
 }

@@ -248,3 +248,40 @@ fn structured_value(e: &Expr) -> Option<StructuredValue> {
         _ => None,
     }
 }
+
+/// `@p4runtime_translation(uri, bit<W>)` / `(uri, string)` / `(uri, W)` on
+/// a type: the URI and the SDN width (`None`: an SDN string).
+pub fn translation(annos: &[ast::Annotation]) -> Option<(String, Option<u32>)> {
+    let a = ast::find_annotation(annos, "p4runtime_translation")?;
+    let AnnotationBody::Unstructured { tokens, .. } = &a.body else {
+        return None;
+    };
+    let parts = split_on_commas(tokens);
+    let [uri, sdn] = parts.as_slice() else {
+        return None;
+    };
+    let uri = match uri {
+        [
+            Token {
+                kind: TokenKind::Str(s),
+                ..
+            },
+        ] => source_text(s),
+        _ => return None,
+    };
+    let width = |t: &Token| match &t.kind {
+        TokenKind::Int(lit) => u32::try_from(&lit.value).ok(),
+        _ => None,
+    };
+    let sdn = match sdn {
+        [t] if token_text(t) == "string" => None,
+        [t] => Some(width(t)?),
+        [b, lt, w, gt]
+            if token_text(b) == "bit" && token_text(lt) == "<" && token_text(gt) == ">" =>
+        {
+            Some(width(w)?)
+        }
+        _ => return None,
+    };
+    Some((uri, sdn))
+}

@@ -12,13 +12,22 @@
 //! action (`NoAction` where none is written, as p4c's front end adds it).
 
 mod annotations;
+mod entries;
 mod ids;
 mod layout;
-mod text;
+mod message;
+mod types;
 
 pub use annotations::{Annotations, Doc, Structured, StructuredValue};
 pub use ids::jenkins_one_at_a_time;
-pub use text::to_text;
+pub use message::{HEADER, to_binary, to_json, to_message, to_text};
+
+/// The program's table entries (`--p4runtime-entries-files`) in text
+/// format, header first.
+pub fn entries_to_text(info: &P4Info) -> String {
+    format!("{}{}", entries::HEADER, info.initial_entries.to_text())
+}
+pub use types::{NewType, NewTypeRepr, SerializableEnum, TypeInfo, TypeSpec};
 
 use crate::ast::{self, find_annotation};
 use crate::check::fold_with;
@@ -136,8 +145,8 @@ pub struct Resource {
     pub size: u64,
     /// The table of a direct counter or meter.
     pub direct_table_id: Option<u32>,
-    /// Registers: element width.
-    pub bitwidth: u32,
+    /// Registers: the cell type.
+    pub type_spec: Option<TypeSpec>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -156,8 +165,8 @@ pub struct ValueSet {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Digest {
     pub preamble: Preamble,
-    /// The digested struct's fields: (name, width).
-    pub fields: Vec<(String, u32)>,
+    /// The digested data's type (a struct, described in `type_info`).
+    pub type_spec: TypeSpec,
 }
 
 /// `p4.config.v1.PkgInfo`: the architecture and the main package's
@@ -189,6 +198,11 @@ pub struct P4Info {
     pub controller_packet_metadata: Vec<ControllerHeader>,
     pub value_sets: Vec<ValueSet>,
     pub digests: Vec<Digest>,
+    /// `type_info`, present whenever p4c creates it (see [`has_type_info`]).
+    pub type_info: Option<TypeInfo>,
+    /// Not part of P4Info: the programs' table entries as the
+    /// `p4.v1.WriteRequest` p4c writes for `--p4runtime-entries-files`.
+    pub initial_entries: crate::proto::Message,
 }
 
 impl P4Info {
@@ -218,6 +232,10 @@ fn build_with(p: &ir::Program, ids: Ids) -> (P4Info, Ids) {
         table_ids: HashMap::new(),
         symbols: Vec::new(),
         profile_tables: HashMap::new(),
+        types: types::Converter {
+            p,
+            info: TypeInfo::default(),
+        },
     };
     // Breadth first, as p4c walks the evaluated blocks: top-level externs,
     // then each parser's and control's actions, digests and value sets,
@@ -254,8 +272,10 @@ fn build_with(p: &ir::Program, ids: Ids) -> (P4Info, Ids) {
         ids,
         mut info,
         symbols,
+        types,
         ..
     } = b;
+    info.type_info = has_type_info(&info).then_some(types.info);
     let suffixes = Suffixes::new(symbols.iter().map(String::as_str));
     for pre in preambles(&mut info) {
         pre.alias = suffixes.alias(&pre.name);
@@ -376,6 +396,8 @@ struct Builder<'a> {
     symbols: Vec<String>,
     /// Action profile id -> the names and ids of the tables using it.
     profile_tables: HashMap<u32, Vec<(String, u32)>>,
+    /// The types P4Info refers to, for `type_info`.
+    types: types::Converter<'a>,
 }
 
 impl Builder<'_> {
@@ -430,12 +452,15 @@ impl Builder<'_> {
             .iter()
             .zip(&member)
             .zip(&param_annos)
-            .map(|((x, &id), annos)| Param {
-                id,
-                name: x.name.clone(),
-                annotations: annotations::collect(annos, &[]),
-                bitwidth: control_width(p, x.ty),
-                type_name: type_name(&p.types, x.ty),
+            .map(|((x, &id), annos)| {
+                self.types.convert(x.ty);
+                Param {
+                    id,
+                    name: x.name.clone(),
+                    annotations: annotations::collect(annos, &[]),
+                    bitwidth: control_width(p, x.ty),
+                    type_name: type_name(&p.types, x.ty),
+                }
             })
             .collect();
         self.info.actions.push(Action {
@@ -450,6 +475,17 @@ impl Builder<'_> {
         let name = t.cp_name.under(path);
         let id = self.alloc(prefix::TABLE, &name, &t.annotations);
         self.table_ids.insert((table.0, path.to_string()), id);
+        if !t.entries.is_empty() {
+            let mut ids = HashMap::new();
+            for e in &t.entries {
+                let aid = self.action_id(e.action.action, path);
+                ids.insert(e.action.action.0, aid);
+            }
+            let action_id = |a: ir::ActionId| ids.get(&a.0).copied().unwrap_or(0);
+            for u in entries::table_updates(p, t, id, &action_id) {
+                self.info.initial_entries.add_message(4, "updates", u);
+            }
+        }
         if find_annotation(&t.annotations, "hidden").is_some() {
             return;
         }
@@ -459,13 +495,16 @@ impl Builder<'_> {
             .iter()
             .zip(member)
             .filter(|(k, _)| k.match_kind != "selector")
-            .map(|(k, id)| MatchField {
-                id,
-                name: k.name.clone(),
-                annotations: annotations::collect(&k.annotations, &[]),
-                bitwidth: control_width(p, k.expr.ty),
-                match_type: match_type(&k.match_kind),
-                type_name: type_name(&p.types, k.expr.ty),
+            .map(|(k, id)| {
+                self.types.convert(k.expr.ty);
+                MatchField {
+                    id,
+                    name: k.name.clone(),
+                    annotations: annotations::collect(&k.annotations, &[]),
+                    bitwidth: control_width(p, k.expr.ty),
+                    match_type: match_type(&k.match_kind),
+                    type_name: type_name(&p.types, k.expr.ty),
+                }
             })
             .collect();
         let mut action_refs = Vec::new();
@@ -518,13 +557,16 @@ impl Builder<'_> {
             && let InstanceOf::Extern { name: ext } = &p.instances[i.0 as usize].of
             && matches!(canonical_extern(ext), "action_profile" | "action_selector")
         {
-            if layout::in_place(p, i) {
-                self.extern_instance(i, Some(path));
+            // Built in place: named as Janus names such an instance (p4c
+            // asks for an `@name` on the property); listed with the table.
+            let in_place = layout::in_place(p, i);
+            if in_place {
+                self.extern_instance(i, None);
             }
             let inst = &p.instances[i.0 as usize];
             let pid = self.alloc(
                 prefix::ACTION_PROFILE,
-                &inst.cp_name.under(path),
+                &inst.cp_name.under(if in_place { "" } else { path }),
                 &inst.annotations,
             );
             self.info.tables[k].implementation_id = Some(pid);
@@ -571,7 +613,9 @@ impl Builder<'_> {
     fn direct_resource(&mut self, i: ir::InstanceId, path: &str, k: usize, counter: bool) {
         let p = self.p;
         let inst = &p.instances[i.0 as usize];
-        let cp = inst.cp_name.under(path);
+        let cp = inst
+            .cp_name
+            .under(if layout::in_place(p, i) { "" } else { path });
         let annos = &inst.annotations;
         let id = self.alloc(
             if counter {
@@ -588,7 +632,7 @@ impl Builder<'_> {
             unit: unit_name(counter, unit_arg(inst, 0)),
             size: self.info.tables[k].size,
             direct_table_id: Some(self.info.tables[k].preamble.id),
-            bitwidth: 0,
+            type_spec: None,
         };
         if counter {
             self.info.direct_counters.push(r)
@@ -621,9 +665,10 @@ impl Builder<'_> {
                     && let Some(&t) = args.first()
                 {
                     let id = self.alloc(prefix::DIGEST, &cp, annos);
+                    let type_spec = self.types.convert(t);
                     self.info.digests.push(Digest {
                         preamble: preamble(id, &cp, annos, &[]),
-                        fields: struct_fields(&p.types, t),
+                        type_spec,
                     });
                 }
             }
@@ -643,7 +688,7 @@ impl Builder<'_> {
                     unit: unit_name(counter, unit_arg(inst, 1)),
                     size: arg(0).unwrap_or(0),
                     direct_table_id: None,
-                    bitwidth: 0,
+                    type_spec: None,
                 };
                 if counter {
                     self.info.counters.push(r)
@@ -662,16 +707,16 @@ impl Builder<'_> {
             }
             "register" => {
                 let id = self.alloc(prefix::REGISTER, &cp, annos);
-                let elem = match p.types.get(inst.ty) {
-                    Ty::Extern { args, .. } => args.first().map_or(0, |t| width(&p.types, *t)),
-                    _ => 0,
+                let type_spec = match p.types.get(inst.ty) {
+                    Ty::Extern { args, .. } => args.first().map(|&t| self.types.convert(t)),
+                    _ => None,
                 };
                 self.info.registers.push(Resource {
                     preamble: preamble(id, &cp, annos, &[]),
                     unit: "",
                     size: arg(0).unwrap_or(0),
                     direct_table_id: None,
-                    bitwidth: elem,
+                    type_spec,
                 });
             }
             kind @ ("action_profile" | "action_selector") => {
@@ -709,11 +754,15 @@ impl Builder<'_> {
 
     fn digest(&mut self, t: TyId) {
         let p = self.p;
-        let name = p.types.display(t);
+        let name = p
+            .types
+            .struct_info(t)
+            .map_or_else(|| p.types.display(t), |s| s.name.clone());
         let id = self.alloc(prefix::DIGEST, &name, &[]);
+        let type_spec = self.types.convert(t);
         self.info.digests.push(Digest {
             preamble: preamble(id, &name, &[], &[]),
-            fields: struct_fields(&p.types, t),
+            type_spec,
         });
     }
 
@@ -781,12 +830,15 @@ impl Builder<'_> {
                 .zip(member)
                 .zip(&field_annos)
                 .filter(|(_, a)| find_annotation(a, "hidden").is_none())
-                .map(|((f, id), a)| Param {
-                    id,
-                    name: f.name.clone(),
-                    annotations: annotations::collect(a, &[]),
-                    bitwidth: control_width(p, f.ty),
-                    type_name: type_name(&p.types, f.ty),
+                .map(|((f, id), a)| {
+                    self.types.convert(f.ty);
+                    Param {
+                        id,
+                        name: f.name.clone(),
+                        annotations: annotations::collect(a, &[]),
+                        bitwidth: control_width(p, f.ty),
+                        type_name: type_name(&p.types, f.ty),
+                    }
                 })
                 .collect();
             let mut pre = preamble(id, name, &annos.decl, &[]);
@@ -811,16 +863,9 @@ fn type_name(types: &TypeTable, ty: TyId) -> Option<String> {
 /// with `@p4runtime_translation` (0 for an SDN string), else the width.
 fn control_width(p: &ir::Program, ty: TyId) -> u32 {
     if let Some(annos) = p.type_annotations.get(&ty)
-        && let Some(a) = find_annotation(&annos.decl, "p4runtime_translation")
-        && let ast::AnnotationBody::Unstructured {
-            exprs: Some(list), ..
-        } = &a.body
-        && let Some(second) = list.get(1)
+        && let Some((_, sdn)) = annotations::translation(&annos.decl)
     {
-        return match &second.kind {
-            ast::ExprKind::Int(lit) => u32::try_from(&lit.value).unwrap_or(0),
-            _ => 0,
-        };
+        return sdn.unwrap_or(0);
     }
     width(&p.types, ty)
 }
@@ -837,19 +882,28 @@ fn width(types: &TypeTable, ty: TyId) -> u32 {
 /// A constant argument as P4Runtime bytes: big-endian, padded to the
 /// parameter's width in whole bytes (as p4c's `stringReprConstant`).
 fn const_bytes(e: &ir::Expr, width: u32) -> Option<Vec<u8>> {
-    let v = match &e.kind {
-        ExprKind::Const(ir::Value::Int(v)) => v.clone(),
-        ExprKind::Const(ir::Value::Bool(b)) => num_bigint::BigInt::from(u8::from(*b)),
-        _ => return None,
-    };
-    let (_, mut bytes) = v.to_bytes_be();
+    match &e.kind {
+        ExprKind::Const(ir::Value::Int(v)) => Some(int_bytes(v, width)),
+        ExprKind::Const(ir::Value::Bool(b)) => {
+            Some(int_bytes(&num_bigint::BigInt::from(u8::from(*b)), width))
+        }
+        _ => None,
+    }
+}
+
+/// An integer as P4Runtime bytes of `width` bits: big-endian, padded to
+/// whole bytes (negative values as two's complement of the width).
+fn int_bytes(v: &num_bigint::BigInt, width: u32) -> Vec<u8> {
     let n = (width.max(1) as usize).div_ceil(8);
+    let modulus = num_bigint::BigInt::from(1u8) << (n * 8);
+    let v = ((v % &modulus) + &modulus) % &modulus;
+    let (_, mut bytes) = v.to_bytes_be();
     if bytes.len() > n {
         bytes.drain(..bytes.len() - n);
     }
     let mut out = vec![0u8; n - bytes.len()];
     out.extend(bytes);
-    Some(out)
+    out
 }
 
 fn unit_arg(inst: &ir::Instance, k: usize) -> u32 {
@@ -895,18 +949,6 @@ fn canonical_extern(name: &str) -> &str {
         "Digest" => "digest",
         other => other,
     }
-}
-
-fn struct_fields(types: &TypeTable, t: TyId) -> Vec<(String, u32)> {
-    types
-        .struct_info(t)
-        .map(|s| {
-            s.fields
-                .iter()
-                .map(|f| (f.name.clone(), width(types, f.ty)))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 fn unit_name(counter: bool, unit: u32) -> &'static str {
