@@ -20,6 +20,7 @@ const ROOTS: &[&str] = &[
     "stratum/p4_role_config.proto",
     "janus/tenant_quota.proto",
     "gnmi/gnmi.proto",
+    "p4/tmp/p4config.proto",
 ];
 
 fn main() -> Result<(), Box<dyn Error>> {

@@ -116,10 +116,10 @@ impl TableMap {
     }
 }
 
-/// What a table entry written holds: a member or group of the table's
-/// action profile, or an action with its arguments.
+/// What a table entry written holds: a member, group or one-shot action
+/// set of the table's action profile, or an action with its arguments.
 enum EntryTarget {
-    Indirect(janus_engine::profile::Target),
+    Indirect(crate::profiles::Indirect),
     Direct(usize, Vec<Bits>),
 }
 
@@ -148,25 +148,75 @@ pub struct Pipeline {
     pub(crate) quotas: crate::quotas::Quotas,
 }
 
+/// The first line of a Janus pipeline file.
+const PIPELINE_MAGIC: &[u8] = b"janus-pipeline ";
+
 /// Compiles a device config: a Janus pipeline file (`janus p4 compile -o`),
-/// or else P4 source text. Both are compiled in the front end's sandbox
-/// ([`janus_p4::driver::IncludeAccess::BuiltinOnly`]): `#include` reaches
-/// only the built-in architecture files, nothing on the server's disk is
-/// opened, and no diagnostic quotes text from outside the pushed config.
-/// (A pipeline file carries no include directories; its preprocessed
-/// program is compiled in the sandbox by `Pipeline::compile`.)
+/// or else P4 source text; either may come wrapped in PI's
+/// `p4.tmp.P4DeviceConfig` (as the P4 tutorials' `p4runtime_lib` sends
+/// it), whose `device_data` is then the config. Both are compiled in the
+/// front end's sandbox ([`janus_p4::driver::IncludeAccess::BuiltinOnly`]):
+/// `#include` reaches only the built-in architecture files, nothing on the
+/// server's disk is opened, and no diagnostic quotes text from outside the
+/// pushed config. (A pipeline file carries no include directories; its
+/// preprocessed program is compiled in the sandbox by `Pipeline::compile`.)
+///
+/// A bmv2 JSON file (p4c's output for bmv2, which controllers written for
+/// bmv2 push) is refused with a message saying what to push instead.
 pub fn compile_device_config(bytes: &[u8]) -> Result<janus_p4::driver::Compilation, PipelineError> {
+    match pi_device_data(bytes) {
+        Some(inner) => compile_config_bytes(&inner, "the P4DeviceConfig's device_data"),
+        None => compile_config_bytes(bytes, "it"),
+    }
+}
+
+/// The `device_data` of PI's `P4DeviceConfig` wrapper, when `bytes` are
+/// one: neither a pipeline file nor plausible text, a well-formed
+/// `P4DeviceConfig`, and its `device_data` not empty.
+fn pi_device_data(bytes: &[u8]) -> Option<Vec<u8>> {
+    use prost::Message;
+    if bytes.starts_with(PIPELINE_MAGIC) || plausible_text(bytes) {
+        return None;
+    }
+    let wrapper = crate::proto::p4::tmp::P4DeviceConfig::decode(bytes).ok()?;
+    (!wrapper.device_data.is_empty()).then_some(wrapper.device_data)
+}
+
+/// Whether `bytes` could be P4 source (or JSON): UTF-8 without control
+/// characters other than white space. A protobuf message starts with a
+/// field tag (0x08, 0x12, 0x1a for `P4DeviceConfig`), which is not.
+fn plausible_text(bytes: &[u8]) -> bool {
+    std::str::from_utf8(bytes).is_ok_and(|text| {
+        text.chars()
+            .all(|c| !c.is_control() || matches!(c, '\t' | '\n' | '\r' | '\x0b' | '\x0c'))
+    })
+}
+
+/// Compiles an unwrapped device config (`what` names it in messages,
+/// after "the device config is not a Janus pipeline file or P4 source: ").
+fn compile_config_bytes(
+    bytes: &[u8],
+    what: &str,
+) -> Result<janus_p4::driver::Compilation, PipelineError> {
     use janus_p4::driver::{IncludeAccess, Options};
     use janus_p4::pipeline::Pipeline as File;
-    if bytes.starts_with(b"janus-pipeline ") {
-        let file =
-            File::from_bytes(bytes).map_err(|e| PipelineError::BadDeviceConfig(e.to_string()))?;
+    if bytes.starts_with(PIPELINE_MAGIC) {
+        let file = File::from_bytes(bytes).map_err(|e| {
+            PipelineError::BadDeviceConfig(if what == "it" {
+                e.to_string()
+            } else {
+                format!("{what}: {e}")
+            })
+        })?;
         return file
             .compile()
             .map_err(|e| PipelineError::DoesNotCompile(e.to_string()));
     }
     let text = std::str::from_utf8(bytes)
-        .map_err(|_| PipelineError::BadDeviceConfig("not UTF-8".into()))?;
+        .map_err(|_| PipelineError::BadDeviceConfig(format!("{what} is not UTF-8")))?;
+    if let Some(keys) = json_object_keys(text) {
+        return Err(PipelineError::BadDeviceConfig(json_refusal(what, &keys)));
+    }
     let sandbox = Options {
         include_access: IncludeAccess::BuiltinOnly,
         ..Options::default()
@@ -178,27 +228,322 @@ pub fn compile_device_config(bytes: &[u8]) -> Result<janus_p4::driver::Compilati
     Ok(c)
 }
 
+/// Keys only bmv2's JSON format has at its top level.
+const BMV2_KEYS: &[&str] = &[
+    "header_types",
+    "headers",
+    "header_stacks",
+    "parsers",
+    "deparsers",
+    "pipelines",
+    "actions",
+    "calculations",
+    "checksums",
+    "learn_lists",
+    "field_lists",
+    "meter_arrays",
+    "counter_arrays",
+    "register_arrays",
+    "extern_instances",
+    "__meta__",
+];
+
+/// Why a JSON device config is refused, by its top-level keys.
+fn json_refusal(what: &str, keys: &[&str]) -> String {
+    let push = "push the pipeline file `janus p4 compile PROG.p4 -o PROG.pipeline` writes, or \
+                the P4 source, as the device config, with the P4Info of the same program \
+                (`janus p4 compile --p4info` writes one; p4c's will do)";
+    let bmv2: Vec<&str> = keys
+        .iter()
+        .copied()
+        .filter(|k| BMV2_KEYS.contains(k))
+        .take(3)
+        .collect();
+    if bmv2.is_empty() {
+        format!("{what} is a JSON document; {push}")
+    } else {
+        format!(
+            "{what} is a bmv2 JSON file (p4c's output for simple_switch: {}, ...): Janus runs \
+             P4 programs, not bmv2 JSON; {push}",
+            bmv2.join(", ")
+        )
+    }
+}
+
+/// The top-level keys of `text` when it is one JSON object (RFC 8259),
+/// else `None`. Linear in the text and without recursion (a hostile
+/// config may nest deeply); keys are returned as written (escapes left in).
+fn json_object_keys(text: &str) -> Option<Vec<&str>> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Want {
+        Value,
+        /// After `[`: a value or `]`.
+        ValueOrEnd,
+        /// After `{`: a key or `}`.
+        KeyOrEnd,
+        Key,
+        Colon,
+        CommaOrEnd,
+    }
+    let b = text.as_bytes();
+    let ws = |i: &mut usize| {
+        while *i < b.len() && matches!(b[*i], b' ' | b'\t' | b'\n' | b'\r') {
+            *i += 1;
+        }
+    };
+    // The end of the string starting at `i` (a `"`), past its closing quote.
+    let string_end = |mut i: usize| -> Option<usize> {
+        i += 1;
+        while i < b.len() {
+            match b[i] {
+                b'"' => return Some(i + 1),
+                b'\\' => match b.get(i + 1)? {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
+                    b'u' => {
+                        let hex = b.get(i + 2..i + 6)?;
+                        if !hex.iter().all(u8::is_ascii_hexdigit) {
+                            return None;
+                        }
+                        i += 6;
+                    }
+                    _ => return None,
+                },
+                0..=0x1f => return None,
+                _ => i += 1,
+            }
+        }
+        None
+    };
+    let mut i = 0;
+    ws(&mut i);
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    let mut stack: Vec<u8> = Vec::new();
+    let mut keys = Vec::new();
+    let mut want = Want::Value;
+    loop {
+        ws(&mut i);
+        if want == Want::CommaOrEnd && stack.is_empty() {
+            return (i == b.len()).then_some(keys);
+        }
+        let c = *b.get(i)?;
+        want = match want {
+            Want::Value | Want::ValueOrEnd => match c {
+                b']' if want == Want::ValueOrEnd => {
+                    stack.pop();
+                    i += 1;
+                    Want::CommaOrEnd
+                }
+                b'{' => {
+                    stack.push(b'{');
+                    i += 1;
+                    Want::KeyOrEnd
+                }
+                b'[' => {
+                    stack.push(b'[');
+                    i += 1;
+                    Want::ValueOrEnd
+                }
+                b'"' => {
+                    i = string_end(i)?;
+                    Want::CommaOrEnd
+                }
+                b't' | b'f' | b'n' => {
+                    let word: &[u8] = match c {
+                        b't' => b"true",
+                        b'f' => b"false",
+                        _ => b"null",
+                    };
+                    if !b[i..].starts_with(word) {
+                        return None;
+                    }
+                    i += word.len();
+                    Want::CommaOrEnd
+                }
+                b'-' | b'0'..=b'9' => {
+                    let start = i;
+                    while i < b.len()
+                        && matches!(b[i], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+                    {
+                        i += 1;
+                    }
+                    if !b[start..i].iter().any(u8::is_ascii_digit) {
+                        return None;
+                    }
+                    Want::CommaOrEnd
+                }
+                _ => return None,
+            },
+            Want::KeyOrEnd | Want::Key => match c {
+                b'}' if want == Want::KeyOrEnd => {
+                    stack.pop();
+                    i += 1;
+                    Want::CommaOrEnd
+                }
+                b'"' => {
+                    let end = string_end(i)?;
+                    if stack.len() == 1 {
+                        keys.push(&text[i + 1..end - 1]);
+                    }
+                    i = end;
+                    Want::Colon
+                }
+                _ => return None,
+            },
+            Want::Colon if c == b':' => {
+                i += 1;
+                Want::Value
+            }
+            Want::Colon => return None,
+            Want::CommaOrEnd => match (stack.last(), c) {
+                (Some(b'{'), b',') => {
+                    i += 1;
+                    Want::Key
+                }
+                (Some(b'['), b',') => {
+                    i += 1;
+                    Want::Value
+                }
+                (Some(b'{'), b'}') | (Some(b'['), b']') => {
+                    stack.pop();
+                    i += 1;
+                    Want::CommaOrEnd
+                }
+                _ => return None,
+            },
+        };
+    }
+}
+
+/// Gives the controller header fields of `info` that have a `type_name`
+/// (translated types: the P4Info says their SDN width) the width they
+/// have in the program's header, which PacketOut and PacketIn metadata
+/// are packed by (values are not translated yet).
+fn data_plane_widths(info: &mut cfg::P4Info, program: &janus_p4::ir::Program) {
+    fn width(types: &janus_p4::types::TypeTable, ty: janus_p4::types::TyId, depth: u32) -> u32 {
+        use janus_p4::types::Ty;
+        match types.get(ty) {
+            Ty::Bits { width, .. } => *width,
+            Ty::Bool => 1,
+            _ if depth < 16 => types
+                .underlying(ty)
+                .map_or(0, |u| width(types, u, depth + 1)),
+            _ => 0,
+        }
+    }
+    for h in &mut info.controller_packet_metadata {
+        let name = h.preamble.as_ref().map_or("", |p| p.name.as_str());
+        let Some(fields) = program
+            .controller_headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, ty)| program.types.struct_info(*ty))
+            .map(|s| &s.fields)
+        else {
+            continue;
+        };
+        for m in &mut h.metadata {
+            if m.type_name.as_ref().is_none_or(|t| t.name.is_empty()) {
+                continue;
+            }
+            if let Some(f) = fields.iter().find(|f| f.name == m.name) {
+                m.bitwidth = width(&program.types, f.ty, 0) as i32;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod device_config_tests {
+    use super::*;
+
+    #[test]
+    fn json_objects_are_recognised_by_their_top_level_keys() {
+        let keys = json_object_keys(
+            r#" { "a": {"inner": [1, -2.5e3, true, null, "x\"y\u00e9"]}, "b" : [], "c":{} } "#,
+        );
+        assert_eq!(keys, Some(vec!["a", "b", "c"]));
+        assert_eq!(json_object_keys("{}"), Some(vec![]));
+        for bad in [
+            "",
+            "[]",
+            "{",
+            "{\"a\"}",
+            "{\"a\": }",
+            "{\"a\": 1,}",
+            "{\"a\": 1} x",
+            "{\"a\": [1 2]}",
+            "{\"a\": \"\\q\"}",
+            "{\"a\": tru}",
+            "{ not json",
+        ] {
+            assert_eq!(json_object_keys(bad), None, "{bad}");
+        }
+        // Deep nesting costs no stack.
+        let deep = format!("{{\"a\": {}{}}}", "[".repeat(1 << 20), "]".repeat(1 << 20));
+        assert_eq!(json_object_keys(&deep), Some(vec!["a"]));
+        assert_eq!(json_object_keys(&"[".repeat(1 << 20)), None);
+    }
+
+    #[test]
+    fn only_a_binary_p4_device_config_is_unwrapped() {
+        use prost::Message;
+        let wrap = |data: &[u8]| {
+            crate::proto::p4::tmp::P4DeviceConfig {
+                reassign: true,
+                extras: None,
+                device_data: data.to_vec(),
+            }
+            .encode_to_vec()
+        };
+        let inner = b"janus-pipeline 1\n...".to_vec();
+        assert_eq!(pi_device_data(&wrap(&inner)), Some(inner.clone()));
+        // No device_data: not a wrapper.
+        assert_eq!(pi_device_data(&wrap(b"")), None);
+        // Text and pipeline files are never taken for one, even when they
+        // would decode as protobuf.
+        assert_eq!(pi_device_data(b"control C() { apply { } }"), None);
+        assert_eq!(pi_device_data(&inner), None);
+        assert_eq!(pi_device_data(b"\x1a\x02ab"), Some(b"ab".to_vec()));
+        assert!(plausible_text(b"\t\r\n\x0c text"));
+        assert!(!plausible_text(b"\x1a\x02ab"));
+    }
+}
+
 impl Pipeline {
-    /// Builds a pipeline from a config: compiles the device config, checks
-    /// that the config's P4Info describes the program, loads the switch
-    /// and maps the ids.
+    /// Builds a pipeline from a config: checks the config's P4Info on its
+    /// own, compiles the device config, checks that the P4Info describes
+    /// the program (by names and shapes, [`crate::p4info_check::check`]),
+    /// loads the switch and maps the P4Info's ids. The pipeline then
+    /// speaks in the pushed P4Info's ids (its `config` keeps the P4Info as
+    /// pushed, for GetForwardingPipelineConfig and the journal); what the
+    /// server reads besides ids (widths, sizes, tenant annotations) is the
+    /// program's.
     pub fn build(config: p4::ForwardingPipelineConfig) -> Result<Pipeline, PipelineError> {
-        let c = compile_device_config(&config.p4_device_config)?;
-        let program =
-            c.ir.ok_or_else(|| PipelineError::DoesNotCompile("no program".into()))?;
-        let info = crate::p4info::to_proto(&janus_p4::p4info::build(&program));
-        let client = config
+        let pushed = config
             .p4info
             .as_ref()
             .ok_or_else(|| PipelineError::P4InfoMismatch("the config has no P4Info".into()))?;
-        if let Some(why) = crate::p4info::mismatch(client, &info) {
-            return Err(PipelineError::P4InfoMismatch(why));
-        }
+        crate::p4info_check::validate(pushed)
+            .map_err(|e| PipelineError::P4InfoMismatch(format!("it is not a valid P4Info: {e}")))?;
+        let c = compile_device_config(&config.p4_device_config)?;
+        let program =
+            c.ir.ok_or_else(|| PipelineError::DoesNotCompile("no program".into()))?;
+        let own = crate::p4info::to_proto(&janus_p4::p4info::build(&program));
+        let mut info = crate::p4info_check::compare(pushed, &own)
+            .map_err(PipelineError::P4InfoMismatch)?
+            .apply(&own);
+        data_plane_widths(&mut info, &program);
         let switch = V1Switch::load(program)?;
         Pipeline::map(config, switch, &info)
     }
 
-    /// Maps the P4Info's ids onto the switch's tables.
+    /// Maps the P4Info's ids onto the switch's tables, counters, meters,
+    /// profiles, digests, controller headers and tenant policy. `info` is
+    /// the pushed P4Info as the server uses it: the program's P4Info with
+    /// the pushed ids ([`crate::p4info_check::Renumbering::apply`]), so
+    /// every id the pipeline answers to or reports is the client's.
     fn map(
         config: p4::ForwardingPipelineConfig,
         switch: V1Switch,
@@ -231,7 +576,10 @@ impl Pipeline {
             }
             let mut fields = Vec::new();
             for ((m, k), spec) in t.match_fields.iter().zip(&tinfo.keys).zip(&state.keys) {
-                if m.bitwidth as u32 != spec.width || k.width != spec.width {
+                // A translated field's P4Info width is its SDN width; its
+                // values are taken at the data plane's (no translation yet).
+                let translated = m.type_name.as_ref().is_some_and(|t| !t.name.is_empty());
+                if (!translated && m.bitwidth as u32 != spec.width) || k.width != spec.width {
                     return Err(internal(format!("{}: width of {}", pre.name, m.name)));
                 }
                 fields.push(FieldMap {
@@ -253,12 +601,23 @@ impl Pipeline {
                     .iter()
                     .position(|x| x.name == aname)
                     .ok_or_else(|| internal(format!("{}: action {aname}", pre.name)))?;
+                // The data plane's widths (a translated parameter's P4Info
+                // width is its SDN width).
                 let widths: Vec<u32> = tinfo.actions[index].params.iter().map(|p| p.1).collect();
-                let params: Vec<(u32, u32)> =
-                    a.params.iter().map(|p| (p.id, p.bitwidth as u32)).collect();
-                if widths != params.iter().map(|p| p.1).collect::<Vec<_>>() {
+                let agrees = widths.len() == a.params.len()
+                    && a.params.iter().zip(&widths).all(|(p, w)| {
+                        p.bitwidth as u32 == *w
+                            || p.type_name.as_ref().is_some_and(|t| !t.name.is_empty())
+                    });
+                if !agrees {
                     return Err(internal(format!("{}: parameters of {aname}", pre.name)));
                 }
+                let params: Vec<(u32, u32)> = a
+                    .params
+                    .iter()
+                    .zip(&widths)
+                    .map(|(p, w)| (p.id, *w))
+                    .collect();
                 action_ids[index] = r.id;
                 amap.insert(
                     r.id,
@@ -395,41 +754,62 @@ impl Pipeline {
                 // update answered with an error leaves no trace.
                 self.check_entry_data(&t, te)?;
                 self.check_entry_resources(&t, te)?;
+                let inserted = kind == Type::Insert;
                 let target = match t.profile {
                     Some(p) => EntryTarget::Indirect(self.indirect_target(
                         p,
-                        &t.name,
+                        &t,
                         te.action.as_ref(),
+                        inserted,
+                        &key,
+                        priority,
                     )?),
                     None => {
                         let (action, args) = action_of(&t, te.action.as_ref(), false)?;
                         EntryTarget::Direct(action, args)
                     }
                 };
-                let inserted = kind == Type::Insert;
                 if inserted {
                     self.check_quota(&t, &key)?;
                 }
-                let state = self
-                    .switch
-                    .table_mut(t.slot)
-                    .ok_or_else(|| RpcError::new(Code::Internal, "table slot vanished"))?;
-                match (inserted, target) {
-                    (true, EntryTarget::Indirect(x)) => {
-                        state.insert_indirect(key.clone(), priority, x)
+                let vanished = || RpcError::new(Code::Internal, "table slot vanished");
+                match target {
+                    EntryTarget::Indirect(plan) => {
+                        // A one-shot set's group goes in last, and comes
+                        // out again if the entry cannot change.
+                        let x = self.install_indirect(plan)?;
+                        let done = match self.switch.table_mut(t.slot) {
+                            Some(state) if inserted => state
+                                .insert_indirect(key.clone(), priority, x.target())
+                                .map_err(table_error),
+                            Some(state) => state
+                                .modify_indirect(&key, priority, x.target())
+                                .map_err(table_error),
+                            None => Err(vanished()),
+                        };
+                        match done {
+                            Ok(()) => self.indirect_written(x),
+                            Err(e) => {
+                                self.indirect_refused(x);
+                                return Err(e);
+                            }
+                        }
                     }
-                    (true, EntryTarget::Direct(action, args)) => state.insert(Entry {
-                        key: key.clone(),
-                        priority,
-                        action,
-                        args,
-                    }),
-                    (false, EntryTarget::Indirect(x)) => state.modify_indirect(&key, priority, x),
-                    (false, EntryTarget::Direct(action, args)) => {
-                        state.modify(&key, priority, action, args)
+                    EntryTarget::Direct(action, args) => {
+                        let state = self.switch.table_mut(t.slot).ok_or_else(vanished)?;
+                        if inserted {
+                            state.insert(Entry {
+                                key: key.clone(),
+                                priority,
+                                action,
+                                args,
+                            })
+                        } else {
+                            state.modify(&key, priority, action, args)
+                        }
+                        .map_err(table_error)?;
                     }
                 }
-                .map_err(table_error)?;
                 if inserted {
                     self.count_quota(&t, &key, true);
                 }
@@ -442,8 +822,12 @@ impl Pipeline {
                     .table_mut(t.slot)
                     .ok_or_else(|| RpcError::new(Code::Internal, "table slot vanished"))?;
                 let index = state.index_of(&key, priority);
+                let old = index.and_then(|i| state.target(i));
                 state.remove(&key, priority).map_err(table_error)?;
                 self.count_quota(&t, &key, false);
+                if let Some(p) = t.profile {
+                    self.indirect_deleted(p, old);
+                }
                 if let Some(index) = index {
                     self.forget_direct_meter(te.table_id, index);
                     self.forget_entry_data(te.table_id, index);
@@ -541,6 +925,9 @@ impl Pipeline {
                 let index = state.index_of(&e.key, e.priority);
                 let target = index.and_then(|i| state.target(i));
                 let mut te = entry_to_proto(id, t, e, target);
+                if let (Some(p), Some(x)) = (t.profile, target) {
+                    te.action = self.indirect_action(p, x);
+                }
                 if let Some(i) = index {
                     self.fill_entry_data(t, i, &mut te, filter.time_since_last_hit.is_some());
                 }
@@ -608,7 +995,11 @@ impl Pipeline {
     pub(crate) fn entry_at(&self, table_id: u32, index: u32) -> Option<p4::TableEntry> {
         let t = self.tables.get(&table_id)?;
         let state = self.switch.table(t.slot)?;
-        let mut te = entry_to_proto(table_id, t, state.entry(index)?, state.target(index));
+        let target = state.target(index);
+        let mut te = entry_to_proto(table_id, t, state.entry(index)?, target);
+        if let (Some(p), Some(x)) = (t.profile, target) {
+            te.action = self.indirect_action(p, x);
+        }
         self.fill_entry_data(t, index, &mut te, false);
         Some(te)
     }
@@ -701,6 +1092,8 @@ fn entry_to_proto(
             Some(Target::Group(g)) => Some(p4::TableAction {
                 r#type: Some(A::ActionProfileGroupId(g)),
             }),
+            // The set as written: the caller fills it in from the profiles.
+            Some(Target::OneShot(_)) => None,
             None => (e.action != usize::MAX).then(|| table_action(t, e.action, &e.args)),
         },
         priority: if t.uses_priority {
@@ -900,10 +1293,19 @@ pub(crate) fn action_of(
     use cfg::action_ref::Scope;
     let a = match action.and_then(|a| a.r#type.as_ref()) {
         Some(p4::table_action::Type::Action(a)) => a,
+        Some(p4::table_action::Type::ActionProfileActionSet(_)) if t.profile.is_none() => {
+            return Err(invalid(format!(
+                "{}: the table has no action selector; a one-shot action set needs one",
+                t.name
+            )));
+        }
         Some(p4::table_action::Type::ActionProfileActionSet(_)) => {
             return Err(RpcError::new(
                 Code::Unimplemented,
-                "one-shot action sets are not supported yet (insert members and a group)",
+                format!(
+                    "{}: a one-shot action set as the default action is not supported",
+                    t.name
+                ),
             ));
         }
         Some(_) if t.profile.is_some() => {

@@ -9,7 +9,8 @@
 //! PacketOut/PacketIn; [`meters`] meters and direct meters; [`profiles`]
 //! action profiles, selectors and value sets; [`digests`] digest configs
 //! and DigestLists; [`p4info`] turns the front end's P4Info into the
-//! protobuf message. [`client`] is the other side: a P4Runtime client
+//! protobuf message; [`p4info_check`] checks a pushed P4Info against the
+//! program by names and shapes and renumbers the program's with its ids. [`client`] is the other side: a P4Runtime client
 //! (plaintext or mTLS, arbitration, pipelines, writes with per-update
 //! errors, reads, the StreamChannel), used by `janus ctrl` and the demo.
 //!
@@ -39,6 +40,7 @@ pub mod gnmi;
 pub mod journal;
 pub mod meters;
 pub mod p4info;
+pub mod p4info_check;
 pub mod profiles;
 pub mod quotas;
 pub mod resources;

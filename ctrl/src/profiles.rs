@@ -1,15 +1,39 @@
 //! Action profiles and selectors (ActionProfileMember, ActionProfileGroup,
-//! indirect table entries) and parser value sets (ValueSetEntry).
+//! indirect table entries, one-shot action sets) and parser value sets
+//! (ValueSetEntry).
 //!
 //! Members and groups are written to the switch's profile
 //! (`V1Switch::profile_mut`) and kept here as written (canonical), which is
 //! what reads return. A member's action must be one of the actions of the
 //! tables using the profile (the P4Info's `table_ids`; checked against the
 //! first), as an entry's would. Groups exist only in profiles with a
-//! selector; every member of a group has weight 1 (the model picks among
-//! members by hash, unweighted): any other weight is INVALID_ARGUMENT, a
-//! watch port UNIMPLEMENTED. Deleting a member that a group or a table
-//! entry uses, or a group that an entry uses, is FAILED_PRECONDITION.
+//! selector. A group member's weight is at least 1 (0 or negative:
+//! INVALID_ARGUMENT; with the P4Info's `weights_disallowed`, 0 only, and
+//! the model uses 1): the data plane picks among a group's members as if
+//! each appeared `weight` times. Watch ports (`watch_port`, or the
+//! deprecated `watch`) name a port of the switch (0..=511, else
+//! INVALID_ARGUMENT) and are kept and read back; the model has no port
+//! that goes down, so no member is ever left out for its watch port.
+//! Deleting a member that a group or a table entry uses, or a group that an
+//! entry uses, is FAILED_PRECONDITION.
+//!
+//! A group's size is counted as the selector's `selector_size_semantics`
+//! says (the P4Info's, else the program's `@selector_size_semantics`,
+//! default the sum of the weights): over its own `max_size` (or, with
+//! `max_size` 0, the selector's `max_group_size`) RESOURCE_EXHAUSTED, and so
+//! is the total over every group (one-shot groups included) beyond the
+//! profile's `size`. A `max_size` above `max_group_size` is
+//! INVALID_ARGUMENT, and so is a MODIFY that changes it.
+//!
+//! One-shot action sets (a table entry whose action is an
+//! `ActionProfileActionSet`) become a group of the switch's profile with
+//! members of its own ([`Target::OneShot`], ids apart from the members' and
+//! groups', never seen by clients): the set is kept as written and is what
+//! reads of the entry return; MODIFY replaces it, DELETE frees it. The
+//! tables of one selector are programmed one way only (P4Runtime §9.2.3):
+//! a one-shot set where entries point to members or groups, or the other
+//! way round, is INVALID_ARGUMENT, and so is a member or group id in an
+//! entry of a table annotated `@oneshot`.
 //!
 //! A value set's members replace the old ones at each MODIFY (the only
 //! update a ValueSetEntry takes). The P4Info gives every field as EXACT;
@@ -17,15 +41,15 @@
 //! mask) is accepted too. Reads return a member whose mask is all ones as
 //! EXACT.
 
-use crate::device::{Pipeline, RpcError, action_of, from_bytes, table_action, to_bytes};
+use crate::device::{Pipeline, RpcError, TableMap, action_of, from_bytes, table_action, to_bytes};
 use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
-use janus_engine::profile::{Member, ProfileError, Target};
+use janus_engine::profile::{ActionProfile, Member, ProfileError, Target};
 use janus_engine::table::{Entry, FieldMatch, TableError};
 use janus_engine::value::Bits;
 use janus_v1model::V1Switch;
 use prost::Message;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use tonic::Code;
 
 fn invalid(message: impl Into<String>) -> RpcError {
@@ -34,6 +58,186 @@ fn invalid(message: impl Into<String>) -> RpcError {
 
 fn not_found(message: impl Into<String>) -> RpcError {
     RpcError::new(Code::NotFound, message)
+}
+
+fn exhausted(message: impl Into<String>) -> RpcError {
+    RpcError::new(Code::ResourceExhausted, message)
+}
+
+/// The highest port a watch port may name (v1model's ports are 9 bits).
+const MAX_PORT: u64 = 511;
+
+/// How a selector group's size is counted (`selector_size_semantics`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Semantics {
+    SumOfWeights,
+    /// The number of members; each weight at most this (0: any).
+    SumOfMembers(i32),
+}
+
+/// A selector's limits on its groups.
+#[derive(Clone, Copy, Debug)]
+struct Rules {
+    /// The largest group, as `semantics` counts (0: none stated).
+    max_group_size: u64,
+    semantics: Semantics,
+    /// The target chooses the weights: clients leave them at 0.
+    weights_disallowed: bool,
+}
+
+impl Rules {
+    /// The limits a P4Info states on an action selector: its
+    /// `max_group_size`, `selector_size_semantics` and
+    /// `weights_disallowed`, else the annotations that set them,
+    /// `@max_group_size(N)`, `@selector_size_semantics(sum_of_weights |
+    /// sum_of_members)` and `@max_member_weight(N)` (P4Runtime §6.4.3).
+    /// `None` where it states nothing.
+    fn stated(a: &cfg::ActionProfile) -> (Option<u64>, Option<Semantics>, bool) {
+        use cfg::action_profile::SelectorSizeSemantics as S;
+        let annotations = a
+            .preamble
+            .as_ref()
+            .map_or(&[][..], |p| p.annotations.as_slice());
+        let int = |name: &str| {
+            annotation_arg(annotations, name).and_then(|v| {
+                let v = v.trim();
+                match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+                    Some(hex) => u64::from_str_radix(hex, 16).ok(),
+                    None => v.parse::<u64>().ok(),
+                }
+            })
+        };
+        let max_group_size = match a.max_group_size {
+            n if n > 0 => Some(n as u64),
+            _ => int("max_group_size").filter(|&n| n > 0),
+        };
+        let annotated_weight =
+            || int("max_member_weight").map_or(0, |w| i32::try_from(w).unwrap_or(i32::MAX));
+        let semantics = match a.selector_size_semantics {
+            Some(S::SumOfWeights(_)) => Some(Semantics::SumOfWeights),
+            Some(S::SumOfMembers(m)) if m.max_member_weight > 0 => {
+                Some(Semantics::SumOfMembers(m.max_member_weight))
+            }
+            Some(S::SumOfMembers(_)) => Some(Semantics::SumOfMembers(annotated_weight())),
+            None => match annotation_arg(annotations, "selector_size_semantics").as_deref() {
+                Some("sum_of_members") => Some(Semantics::SumOfMembers(annotated_weight())),
+                Some("sum_of_weights") => Some(Semantics::SumOfWeights),
+                _ => None,
+            },
+        };
+        (max_group_size, semantics, a.weights_disallowed)
+    }
+
+    /// The size of a group of `members` members whose weights sum to
+    /// `weight`, as `semantics` counts it.
+    fn size(semantics: Semantics, members: u64, weight: u64) -> u64 {
+        match semantics {
+            Semantics::SumOfWeights => weight,
+            Semantics::SumOfMembers(_) => members,
+        }
+    }
+
+    /// What `semantics` counts, for messages.
+    fn unit(semantics: Semantics) -> &'static str {
+        match semantics {
+            Semantics::SumOfWeights => "the sum of the weights",
+            Semantics::SumOfMembers(_) => "members",
+        }
+    }
+
+    /// The weight the model uses for a member written with `weight`.
+    fn weight(&self, semantics: Semantics, weight: i32, what: &str) -> Result<u32, RpcError> {
+        if self.weights_disallowed {
+            return if weight == 0 {
+                Ok(1)
+            } else {
+                Err(invalid(format!(
+                    "{what}: weight {weight}; this selector's weights are the target's (weights_disallowed): leave it at 0"
+                )))
+            };
+        }
+        if weight <= 0 {
+            return Err(invalid(format!(
+                "{what}: weight {weight}; a weight is at least 1"
+            )));
+        }
+        if let Semantics::SumOfMembers(max) = semantics
+            && max > 0
+            && weight > max
+        {
+            return Err(invalid(format!(
+                "{what}: weight {weight} exceeds the selector's max_member_weight {max}"
+            )));
+        }
+        Ok(weight as u32)
+    }
+}
+
+/// The text inside `@name(...)` among `annotations`, unquoted.
+fn annotation_arg(annotations: &[String], name: &str) -> Option<String> {
+    annotations.iter().find_map(|a| {
+        let rest = a.strip_prefix('@')?.strip_prefix(name)?;
+        let inner = rest.trim().strip_prefix('(')?.strip_suffix(')')?.trim();
+        Some(inner.trim_matches('"').to_string())
+    })
+}
+
+/// A watch port as written, checked and canonical: `None` when there is
+/// none; the port (0..=511) otherwise. An empty `watch_port` is no watch
+/// port and is kept as written.
+fn watch_port(watch: Option<i32>, port: Option<&[u8]>, what: &str) -> Result<(), RpcError> {
+    let value = match (watch, port) {
+        (Some(w), _) => u64::try_from(w).unwrap_or(u64::MAX),
+        (None, Some([])) | (None, None) => return Ok(()),
+        (None, Some(b)) => {
+            let v = from_bytes(b, 64, false, &format!("{what}: watch_port"))
+                .map_err(|e| invalid(e.message))?;
+            v.to_u64().unwrap_or(u64::MAX)
+        }
+    };
+    if value > MAX_PORT {
+        return Err(invalid(format!(
+            "{what}: watch port {value} is not a port of the switch (0..={MAX_PORT})"
+        )));
+    }
+    Ok(())
+}
+
+/// The canonical `watch_port` bytes of a non-empty, checked one.
+fn canonical_port(b: &[u8]) -> Vec<u8> {
+    from_bytes(b, 64, false, "watch_port").map_or_else(|_| b.to_vec(), |v| to_bytes(&v))
+}
+
+fn group_watch(
+    w: &Option<p4::action_profile_group::member::WatchKind>,
+    what: &str,
+) -> Result<Option<p4::action_profile_group::member::WatchKind>, RpcError> {
+    use p4::action_profile_group::member::WatchKind as W;
+    #[allow(deprecated)]
+    match w {
+        None => Ok(None),
+        Some(W::Watch(x)) => watch_port(Some(*x), None, what).map(|()| Some(W::Watch(*x))),
+        Some(W::WatchPort(b)) if b.is_empty() => Ok(Some(W::WatchPort(Vec::new()))),
+        Some(W::WatchPort(b)) => {
+            watch_port(None, Some(b), what).map(|()| Some(W::WatchPort(canonical_port(b))))
+        }
+    }
+}
+
+fn action_watch(
+    w: &Option<p4::action_profile_action::WatchKind>,
+    what: &str,
+) -> Result<Option<p4::action_profile_action::WatchKind>, RpcError> {
+    use p4::action_profile_action::WatchKind as W;
+    #[allow(deprecated)]
+    match w {
+        None => Ok(None),
+        Some(W::Watch(x)) => watch_port(Some(*x), None, what).map(|()| Some(W::Watch(*x))),
+        Some(W::WatchPort(b)) if b.is_empty() => Ok(Some(W::WatchPort(Vec::new()))),
+        Some(W::WatchPort(b)) => {
+            watch_port(None, Some(b), what).map(|()| Some(W::WatchPort(canonical_port(b))))
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -45,6 +249,19 @@ struct ProfileMap {
     with_selector: bool,
     /// Switch slots of the tables using it.
     slots: Vec<usize>,
+    /// What the program's P4Info states of `max_group_size`,
+    /// `selector_size_semantics` and `weights_disallowed` (the pushed
+    /// P4Info fills in what it leaves out).
+    stated: (Option<u64>, Option<Semantics>, bool),
+}
+
+/// The entries of one profile's tables, by how they are programmed.
+#[derive(Clone, Copy, Debug, Default)]
+struct Styles {
+    /// Pointing to a member or a group.
+    by_id: u64,
+    /// Holding a one-shot action set.
+    one_shot: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -62,6 +279,15 @@ pub struct Profiles {
     profiles: BTreeMap<u32, ProfileMap>,
     members: BTreeMap<(u32, u32), p4::ActionProfileMember>,
     groups: BTreeMap<(u32, u32), p4::ActionProfileGroup>,
+    /// One-shot action sets as written (canonical), by profile and the
+    /// switch's one-shot group id.
+    one_shots: BTreeMap<(u32, u32), p4::ActionProfileActionSet>,
+    /// The next one-shot group id to try.
+    next_one_shot: u32,
+    /// Per profile, its tables' entries by style.
+    styles: BTreeMap<u32, Styles>,
+    /// Tables annotated `@oneshot`: one-shot action sets only.
+    oneshot_tables: BTreeSet<u32>,
     value_sets: BTreeMap<u32, ValueSetMap>,
 }
 
@@ -107,8 +333,19 @@ impl Profiles {
                     table_id: a.table_ids.first().copied().unwrap_or(0),
                     with_selector: a.with_selector,
                     slots: sp.tables.clone(),
+                    stated: Rules::stated(a),
                 },
             );
+        }
+        for t in &info.tables {
+            let Some(pre) = &t.preamble else { continue };
+            let oneshot = pre
+                .annotations
+                .iter()
+                .any(|a| a == "@oneshot" || a.starts_with("@oneshot("));
+            if oneshot {
+                r.oneshot_tables.insert(pre.id);
+            }
         }
         for v in &info.value_sets {
             let p = v.preamble.clone().unwrap_or_default();
@@ -146,17 +383,70 @@ impl Profiles {
         }
         r
     }
+
+    fn count_style(&mut self, profile: u32, target: Option<Target>, add: bool) {
+        let Some(target) = target else { return };
+        let s = self.styles.entry(profile).or_default();
+        let n = match target {
+            Target::OneShot(_) => &mut s.one_shot,
+            Target::Member(_) | Target::Group(_) => &mut s.by_id,
+        };
+        *n = if add {
+            n.saturating_add(1)
+        } else {
+            n.saturating_sub(1)
+        };
+    }
 }
 
 fn profile_error(e: ProfileError, what: &str) -> RpcError {
     let code = match e {
         ProfileError::Full(_) => Code::ResourceExhausted,
-        ProfileError::DuplicateMember(_) | ProfileError::DuplicateGroup(_) => Code::AlreadyExists,
-        ProfileError::NoMember(_) | ProfileError::NoGroup(_) => Code::NotFound,
+        ProfileError::DuplicateMember(_)
+        | ProfileError::DuplicateGroup(_)
+        | ProfileError::DuplicateOneShot(_) => Code::AlreadyExists,
+        ProfileError::NoMember(_) | ProfileError::NoGroup(_) | ProfileError::NoOneShot(_) => {
+            Code::NotFound
+        }
         ProfileError::MemberInUse(..) => Code::FailedPrecondition,
         ProfileError::NoSelector => Code::InvalidArgument,
     };
     RpcError::new(code, format!("{what}: {e}"))
+}
+
+/// What an entry of an indirect table is to point to, checked but not yet
+/// in the switch ([`Pipeline::install_indirect`] puts it there).
+pub(crate) struct Indirect {
+    profile: u32,
+    /// What the entry points to now (a MODIFY), if it exists.
+    old: Option<Target>,
+    to: Planned,
+}
+
+enum Planned {
+    /// A member or group the client wrote.
+    Existing(Target),
+    /// A one-shot action set: the members of its group, and the set as it
+    /// reads back.
+    OneShot(Vec<(Member, u32)>, p4::ActionProfileActionSet),
+}
+
+/// An [`Indirect`] installed: the entry is to point to `target`.
+pub(crate) struct Installed {
+    profile: u32,
+    old: Option<Target>,
+    target: Target,
+    /// The one-shot set the entry holds from now on.
+    set: Option<p4::ActionProfileActionSet>,
+    /// The old members of the entry's own one-shot group, which the new
+    /// set replaced in place (to put back should the entry not change).
+    replaced: Option<Vec<(Member, u32)>>,
+}
+
+impl Installed {
+    pub(crate) fn target(&self) -> Target {
+        self.target
+    }
 }
 
 impl Pipeline {
@@ -168,16 +458,67 @@ impl Pipeline {
             .ok_or_else(|| not_found(format!("no action profile with id {id}")))
     }
 
-    fn profile_mut(
-        &mut self,
-        p: &ProfileMap,
-    ) -> Result<&mut janus_engine::profile::ActionProfile, RpcError> {
+    fn profile_mut(&mut self, p: &ProfileMap) -> Result<&mut ActionProfile, RpcError> {
         self.switch.profile_mut(&p.name).ok_or_else(|| {
             RpcError::new(
                 Code::Internal,
                 format!("{}: no such profile in the switch", p.name),
             )
         })
+    }
+
+    /// The limits on profile `id`'s groups: what the program's P4Info
+    /// states (its fields, else its annotations), else what the pushed
+    /// P4Info does, else none (sizes counted as the sum of the weights).
+    fn selector_rules(&self, id: u32, p: &ProfileMap) -> Rules {
+        let (mut max_group_size, mut semantics, mut weights_disallowed) = p.stated;
+        let pushed = self.config.p4info.as_ref().and_then(|i| {
+            i.action_profiles
+                .iter()
+                .find(|a| a.preamble.as_ref().is_some_and(|x| x.id == id))
+        });
+        if let Some(a) = pushed {
+            let (m, s, w) = Rules::stated(a);
+            max_group_size = max_group_size.or(m);
+            semantics = semantics.or(s);
+            weights_disallowed |= w;
+        }
+        Rules {
+            max_group_size: max_group_size.unwrap_or(0),
+            semantics: semantics.unwrap_or(Semantics::SumOfWeights),
+            weights_disallowed,
+        }
+    }
+
+    /// Refuses a group of `size` (as `semantics` counts) that would take
+    /// the total over the profile's groups past its size; `old` is the
+    /// (members, weight) of the group it replaces.
+    fn check_profile_total(
+        &mut self,
+        p: &ProfileMap,
+        semantics: Semantics,
+        old: Option<(u64, u64)>,
+        new: (u64, u64),
+    ) -> Result<(), RpcError> {
+        let prof = self.profile_mut(p)?;
+        let (members, weight) = prof.group_totals();
+        let (old_members, old_weight) = old.unwrap_or((0, 0));
+        let used = Rules::size(
+            semantics,
+            members.saturating_sub(old_members),
+            weight.saturating_sub(old_weight),
+        );
+        let add = Rules::size(semantics, new.0, new.1);
+        let max = prof.max_size as u64;
+        if used.saturating_add(add) > max {
+            return Err(exhausted(format!(
+                "{}: its groups would hold {} ({} over every group); its size is {max}",
+                p.name,
+                used.saturating_add(add),
+                Rules::unit(semantics)
+            )));
+        }
+        Ok(())
     }
 
     /// The name of a table with an entry pointing to `target` in `p`.
@@ -204,26 +545,66 @@ impl Pipeline {
         None
     }
 
-    /// What an entry of a table using profile `profile` points to: its
-    /// `action_profile_member_id` or `action_profile_group_id`.
+    /// What an INSERT (`inserted`) or MODIFY of the entry (`key`,
+    /// `priority`) of table `t`, which uses profile `profile`, is to point
+    /// to: its `action_profile_member_id`, `action_profile_group_id` or
+    /// one-shot `action_profile_action_set`, checked in full; nothing
+    /// changes yet.
     pub(crate) fn indirect_target(
-        &self,
+        &mut self,
         profile: u32,
-        table: &str,
+        t: &TableMap,
         action: Option<&p4::TableAction>,
-    ) -> Result<Target, RpcError> {
+        inserted: bool,
+        key: &[FieldMatch],
+        priority: i64,
+    ) -> Result<Indirect, RpcError> {
         use p4::table_action::Type as A;
+        let table = t.name.as_str();
+        let (exists, old) = match self.switch.table(t.slot) {
+            Some(s) => {
+                let at = s.index_of(key, priority);
+                (at.is_some(), at.and_then(|i| s.target(i)))
+            }
+            None => (false, None),
+        };
+        let style = self
+            .profiles
+            .styles
+            .get(&profile)
+            .copied()
+            .unwrap_or_default();
+        let existing = |this: &Pipeline, target: Target| {
+            if this.profiles.oneshot_tables.contains(&t.id) {
+                return Err(invalid(format!(
+                    "{table} is annotated @oneshot: its entries take one-shot action sets only, not member or group ids"
+                )));
+            }
+            let others = style
+                .one_shot
+                .saturating_sub(u64::from(matches!(old, Some(Target::OneShot(_)))));
+            if others > 0 {
+                return Err(invalid(format!(
+                    "{table}: the tables of its action selector hold {others} entries with one-shot action sets; one selector's tables are programmed one way only (one-shot action sets, or members and groups)"
+                )));
+            }
+            Ok(Indirect {
+                profile,
+                old,
+                to: Planned::Existing(target),
+            })
+        };
         match action.and_then(|a| a.r#type.as_ref()) {
             Some(A::ActionProfileMemberId(m)) => {
                 if self.profiles.members.contains_key(&(profile, *m)) {
-                    Ok(Target::Member(*m))
+                    existing(self, Target::Member(*m))
                 } else {
                     Err(not_found(format!("{table}: no action profile member {m}")))
                 }
             }
             Some(A::ActionProfileGroupId(g)) => {
                 if self.profiles.groups.contains_key(&(profile, *g)) {
-                    Ok(Target::Group(*g))
+                    existing(self, Target::Group(*g))
                 } else {
                     Err(not_found(format!("{table}: no action profile group {g}")))
                 }
@@ -231,12 +612,315 @@ impl Pipeline {
             Some(A::Action(_)) => Err(invalid(format!(
                 "{table} uses an action profile: its entries point to a member or a group"
             ))),
-            Some(A::ActionProfileActionSet(_)) => Err(RpcError::new(
-                Code::Unimplemented,
-                "one-shot action sets are not supported yet (insert members and a group)",
-            )),
+            Some(A::ActionProfileActionSet(set)) => {
+                let others = style.by_id.saturating_sub(u64::from(matches!(
+                    old,
+                    Some(Target::Member(_) | Target::Group(_))
+                )));
+                let (members, set) = self.plan_one_shot(profile, t, set, old, others)?;
+                if inserted && exists {
+                    return Err(RpcError::new(
+                        Code::AlreadyExists,
+                        format!("{table}: an entry with this key already exists"),
+                    ));
+                }
+                if !inserted && !exists {
+                    return Err(not_found(format!("{table}: no entry with this key")));
+                }
+                Ok(Indirect {
+                    profile,
+                    old,
+                    to: Planned::OneShot(members, set),
+                })
+            }
             None => Err(invalid(format!("{table}: the entry has no action"))),
         }
+    }
+
+    /// Checks a one-shot action set for an entry of table `t` (which now
+    /// points to `old`, if it exists; `by_id`: the other entries of the
+    /// profile's tables that point to members or groups) and gives the
+    /// members of its group and the set as it reads back.
+    fn plan_one_shot(
+        &mut self,
+        profile: u32,
+        t: &TableMap,
+        set: &p4::ActionProfileActionSet,
+        old: Option<Target>,
+        by_id: u64,
+    ) -> Result<(Vec<(Member, u32)>, p4::ActionProfileActionSet), RpcError> {
+        use p4::action_profile_action_set::{ActionSelectionMode as Mode, SizeSemantics as Sizes};
+        let what = format!("{}: the one-shot action set", t.name);
+        let p = self.profile_map(profile)?;
+        if !p.with_selector {
+            return Err(invalid(format!(
+                "{}: its action profile {} has no selector; one-shot action sets need an action selector",
+                t.name, p.name
+            )));
+        }
+        if by_id > 0 {
+            return Err(invalid(format!(
+                "{what}: the tables of {} hold {by_id} entries pointing to members or groups; one selector's tables are programmed one way only (one-shot action sets, or members and groups)",
+                p.name
+            )));
+        }
+        let actions = &set.action_profile_actions;
+        if actions.is_empty() {
+            return Err(invalid(format!("{what} is empty")));
+        }
+        match Mode::try_from(set.action_selection_mode) {
+            Ok(Mode::DefaultModeDeterminedByActionSelector | Mode::Hash) => {}
+            Ok(Mode::Random) => {
+                return Err(RpcError::new(
+                    Code::Unimplemented,
+                    format!(
+                        "{what}: RANDOM selection is not supported (the model picks by the selector's hash)"
+                    ),
+                ));
+            }
+            Err(_) => {
+                return Err(invalid(format!(
+                    "{what}: unknown action_selection_mode {}",
+                    set.action_selection_mode
+                )));
+            }
+        }
+        let rules = self.selector_rules(profile, &p);
+        let semantics = match Sizes::try_from(set.size_semantics) {
+            Ok(Sizes::DefaultSizeDeterminedByActionSelector) => rules.semantics,
+            Ok(Sizes::SumOfWeights) => Semantics::SumOfWeights,
+            Ok(Sizes::SumOfMembers) => match rules.semantics {
+                Semantics::SumOfMembers(max) => Semantics::SumOfMembers(max),
+                Semantics::SumOfWeights => Semantics::SumOfMembers(0),
+            },
+            Err(_) => {
+                return Err(invalid(format!(
+                    "{what}: unknown size_semantics {}",
+                    set.size_semantics
+                )));
+            }
+        };
+        // Room first, so a set too large for the profile costs no more
+        // than its length.
+        let own = match old {
+            Some(t @ Target::OneShot(_)) => Some(t),
+            _ => None,
+        };
+        let (max, members, groups, old_size) = {
+            let prof = self.profile_mut(&p)?;
+            (
+                prof.max_size,
+                prof.member_count(),
+                prof.group_count(),
+                own.and_then(|t| prof.group_size(t)),
+            )
+        };
+        let freed = old_size.map_or(0, |(m, _)| m as usize);
+        if members - freed.min(members) + actions.len() > max {
+            return Err(exhausted(format!(
+                "{what}: {} actions; {} holds {} of its {max} members",
+                actions.len(),
+                p.name,
+                members - freed.min(members)
+            )));
+        }
+        if own.is_none() && groups >= max {
+            return Err(exhausted(format!("{}: full ({max} groups)", p.name)));
+        }
+        if let (Semantics::SumOfMembers(_), n) = (semantics, rules.max_group_size)
+            && n > 0
+            && actions.len() as u64 > n
+        {
+            return Err(invalid(format!(
+                "{what}: {} actions exceed the selector's max_group_size {n}",
+                actions.len()
+            )));
+        }
+        let mut planned = Vec::with_capacity(actions.len());
+        let mut canonical = Vec::with_capacity(actions.len());
+        let mut weight = 0u64;
+        for (i, a) in actions.iter().enumerate() {
+            let at = format!("{what}, action {i}");
+            let action = a
+                .action
+                .clone()
+                .ok_or_else(|| invalid(format!("{at}: no action")))?;
+            let ta = p4::TableAction {
+                r#type: Some(p4::table_action::Type::Action(action)),
+            };
+            let (index, args) = action_of(t, Some(&ta), false)?;
+            let canon = match table_action(t, index, &args).r#type {
+                Some(p4::table_action::Type::Action(a)) => a,
+                _ => return Err(RpcError::new(Code::Internal, "not a direct action")),
+            };
+            let w = rules.weight(semantics, a.weight, &at)?;
+            let watch_kind = action_watch(&a.watch_kind, &at)?;
+            weight += u64::from(w);
+            planned.push((
+                Member {
+                    action: index,
+                    args,
+                },
+                w,
+            ));
+            canonical.push(p4::ActionProfileAction {
+                action: Some(canon),
+                weight: a.weight,
+                watch_kind,
+            });
+        }
+        if semantics == Semantics::SumOfWeights
+            && rules.max_group_size > 0
+            && weight > rules.max_group_size
+        {
+            return Err(invalid(format!(
+                "{what}: its weights sum to {weight}, over the selector's max_group_size {}",
+                rules.max_group_size
+            )));
+        }
+        self.check_profile_total(&p, semantics, old_size, (actions.len() as u64, weight))?;
+        Ok((
+            planned,
+            p4::ActionProfileActionSet {
+                action_profile_actions: canonical,
+                action_selection_mode: set.action_selection_mode,
+                size_semantics: set.size_semantics,
+            },
+        ))
+    }
+
+    /// Puts what `ind` plans into the switch's profile (a one-shot set's
+    /// group; nothing for a member or group id): the last step before the
+    /// entry changes. Then [`Pipeline::indirect_written`] once the entry
+    /// changed, or [`Pipeline::indirect_refused`] if it could not.
+    pub(crate) fn install_indirect(&mut self, ind: Indirect) -> Result<Installed, RpcError> {
+        let Indirect { profile, old, to } = ind;
+        let (members, set) = match to {
+            Planned::Existing(target) => {
+                return Ok(Installed {
+                    profile,
+                    old,
+                    target,
+                    set: None,
+                    replaced: None,
+                });
+            }
+            Planned::OneShot(members, set) => (members, set),
+        };
+        let p = self.profile_map(profile)?;
+        if let Some(Target::OneShot(id)) = old {
+            // The entry's own group takes the new set in place.
+            let prof = self.profile_mut(&p)?;
+            let replaced: Vec<(Member, u32)> = prof
+                .one_shot(id)
+                .map(|m| m.map(|(m, w)| (m.clone(), w)).collect())
+                .unwrap_or_default();
+            prof.set_one_shot(id, members)
+                .map_err(|e| profile_error(e, &p.name))?;
+            return Ok(Installed {
+                profile,
+                old,
+                target: Target::OneShot(id),
+                set: Some(set),
+                replaced: Some(replaced),
+            });
+        }
+        // A fresh id: the switch's one-shot ids are the server's alone.
+        let mut id = self.profiles.next_one_shot.max(1);
+        while self.profiles.one_shots.contains_key(&(profile, id)) {
+            id = id.checked_add(1).unwrap_or(1);
+        }
+        self.profiles.next_one_shot = id.checked_add(1).unwrap_or(1);
+        self.profile_mut(&p)?
+            .add_one_shot(id, members)
+            .map_err(|e| profile_error(e, &p.name))?;
+        Ok(Installed {
+            profile,
+            old,
+            target: Target::OneShot(id),
+            set: Some(set),
+            replaced: None,
+        })
+    }
+
+    /// The entry now points to `x`'s target: counts it, keeps its one-shot
+    /// set, frees the one-shot group it pointed to before.
+    pub(crate) fn indirect_written(&mut self, x: Installed) {
+        let Installed {
+            profile,
+            old,
+            target,
+            set,
+            ..
+        } = x;
+        self.profiles.count_style(profile, old, false);
+        self.profiles.count_style(profile, Some(target), true);
+        if let (Target::OneShot(id), Some(set)) = (target, set) {
+            self.profiles.one_shots.insert((profile, id), set);
+        }
+        if let Some(o @ Target::OneShot(_)) = old
+            && o != target
+        {
+            self.free_one_shot(profile, o);
+        }
+    }
+
+    /// The entry did not change: takes back what [`Pipeline::install_indirect`] put in.
+    pub(crate) fn indirect_refused(&mut self, x: Installed) {
+        let Target::OneShot(id) = x.target else {
+            return;
+        };
+        let Ok(p) = self.profile_map(x.profile) else {
+            return;
+        };
+        let Ok(prof) = self.profile_mut(&p) else {
+            return;
+        };
+        let undone = match x.replaced {
+            Some(old) => prof.set_one_shot(id, old),
+            None => prof.remove_one_shot(id),
+        };
+        if let Err(e) = undone {
+            tracing::error!(profile = %p.name, "a refused entry's one-shot group could not be taken back: {e}");
+        }
+    }
+
+    /// An entry of a table using `profile` that pointed to `old` was
+    /// deleted.
+    pub(crate) fn indirect_deleted(&mut self, profile: u32, old: Option<Target>) {
+        self.profiles.count_style(profile, old, false);
+        if let Some(o @ Target::OneShot(_)) = old {
+            self.free_one_shot(profile, o);
+        }
+    }
+
+    fn free_one_shot(&mut self, profile: u32, target: Target) {
+        let Target::OneShot(id) = target else { return };
+        self.profiles.one_shots.remove(&(profile, id));
+        let Ok(p) = self.profile_map(profile) else {
+            return;
+        };
+        if let Ok(prof) = self.profile_mut(&p)
+            && let Err(e) = prof.remove_one_shot(id)
+        {
+            tracing::error!(profile = %p.name, "freeing one-shot group {id}: {e}");
+        }
+    }
+
+    /// The action of an entry of a table using `profile` that points to
+    /// `target`, as it reads back: the one-shot set as written, or the
+    /// member or group id.
+    pub(crate) fn indirect_action(&self, profile: u32, target: Target) -> Option<p4::TableAction> {
+        use p4::table_action::Type as A;
+        Some(p4::TableAction {
+            r#type: Some(match target {
+                Target::Member(m) => A::ActionProfileMemberId(m),
+                Target::Group(g) => A::ActionProfileGroupId(g),
+                Target::OneShot(id) => {
+                    A::ActionProfileActionSet(self.profiles.one_shots.get(&(profile, id))?.clone())
+                }
+            }),
+        })
     }
 
     /// An ActionProfileMember update.
@@ -323,7 +1007,6 @@ impl Pipeline {
         kind: p4::update::Type,
         g: &p4::ActionProfileGroup,
     ) -> Result<(), RpcError> {
-        use p4::action_profile_group::member::WatchKind;
         use p4::update::Type;
         let p = self.profile_map(g.action_profile_id)?;
         let id = g.group_id;
@@ -338,36 +1021,27 @@ impl Pipeline {
         }
         let what = format!("{} group {id}", p.name);
         let key = (g.action_profile_id, id);
-        let exists = self.profiles.groups.contains_key(&key);
+        let old_max_size = self.profiles.groups.get(&key).map(|x| x.max_size);
         match kind {
-            Type::Insert if exists => {
+            Type::Insert if old_max_size.is_some() => {
                 Err(RpcError::new(Code::AlreadyExists, format!("{what} exists")))
             }
-            Type::Modify | Type::Delete if !exists => Err(not_found(format!("no {what}"))),
+            Type::Modify | Type::Delete if old_max_size.is_none() => {
+                Err(not_found(format!("no {what}")))
+            }
             Type::Insert | Type::Modify => {
-                let mut ids = Vec::with_capacity(g.members.len());
+                let rules = self.selector_rules(g.action_profile_id, &p);
+                let mut pairs = Vec::with_capacity(g.members.len());
+                let mut written = Vec::with_capacity(g.members.len());
+                let mut seen = HashSet::with_capacity(g.members.len());
+                let mut weight = 0u64;
                 for gm in &g.members {
-                    if gm.weight != 1 {
+                    let at = format!("{what}: member {}", gm.member_id);
+                    let w = rules.weight(rules.semantics, gm.weight, &at)?;
+                    let watch_kind = group_watch(&gm.watch_kind, &at)?;
+                    if !seen.insert(gm.member_id) {
                         return Err(invalid(format!(
-                            "{what}: member {} has weight {}; only weight 1 is supported",
-                            gm.member_id, gm.weight
-                        )));
-                    }
-                    #[allow(deprecated)]
-                    let watched = match &gm.watch_kind {
-                        Some(WatchKind::Watch(w)) => *w != 0,
-                        Some(WatchKind::WatchPort(b)) => !b.is_empty(),
-                        None => false,
-                    };
-                    if watched {
-                        return Err(RpcError::new(
-                            Code::Unimplemented,
-                            format!("{what}: watch ports are not supported"),
-                        ));
-                    }
-                    if ids.contains(&gm.member_id) {
-                        return Err(invalid(format!(
-                            "{what}: member {} given twice",
+                            "{what}: member {} given twice (a weight repeats a member)",
                             gm.member_id
                         )));
                     }
@@ -378,42 +1052,68 @@ impl Pipeline {
                     {
                         return Err(not_found(format!("{what}: no member {}", gm.member_id)));
                     }
-                    ids.push(gm.member_id);
+                    weight += u64::from(w);
+                    pairs.push((gm.member_id, w));
+                    written.push(p4::action_profile_group::Member {
+                        member_id: gm.member_id,
+                        weight: gm.weight,
+                        watch_kind,
+                    });
                 }
                 if g.max_size < 0 {
                     return Err(invalid(format!("{what}: negative max_size")));
                 }
-                if g.max_size > 0 && ids.len() > g.max_size as usize {
-                    return Err(RpcError::new(
-                        Code::ResourceExhausted,
-                        format!(
-                            "{what}: {} members exceed max_size {}",
-                            ids.len(),
-                            g.max_size
-                        ),
-                    ));
+                let max_size = g.max_size as u64;
+                if rules.max_group_size > 0 && max_size > rules.max_group_size {
+                    return Err(invalid(format!(
+                        "{what}: max_size {max_size} exceeds the selector's max_group_size {}",
+                        rules.max_group_size
+                    )));
                 }
+                if let Some(old) = old_max_size
+                    && old != g.max_size
+                {
+                    return Err(invalid(format!(
+                        "{what}: max_size is set when the group is inserted ({old}); a MODIFY cannot change it to {}",
+                        g.max_size
+                    )));
+                }
+                let size = Rules::size(rules.semantics, pairs.len() as u64, weight);
+                let (bound, which) = if max_size > 0 {
+                    (max_size, "its max_size")
+                } else {
+                    (rules.max_group_size, "the selector's max_group_size")
+                };
+                if bound > 0 && size > bound {
+                    return Err(exhausted(format!(
+                        "{what}: {size} ({}) exceed {which} {bound}",
+                        Rules::unit(rules.semantics)
+                    )));
+                }
+                let old_size = if kind == Type::Modify {
+                    self.profile_mut(&p)?.group_size(Target::Group(id))
+                } else {
+                    None
+                };
+                self.check_profile_total(
+                    &p,
+                    rules.semantics,
+                    old_size,
+                    (pairs.len() as u64, weight),
+                )?;
                 let prof = self.profile_mut(&p)?;
                 if kind == Type::Insert {
-                    prof.add_group(id, &ids)
+                    prof.add_weighted_group(id, &pairs)
                 } else {
-                    prof.set_group(id, &ids)
+                    prof.set_weighted_group(id, &pairs)
                 }
                 .map_err(|e| profile_error(e, &p.name))?;
-                let members = ids
-                    .iter()
-                    .map(|&member_id| p4::action_profile_group::Member {
-                        member_id,
-                        weight: 1,
-                        watch_kind: None,
-                    })
-                    .collect();
                 self.profiles.groups.insert(
                     key,
                     p4::ActionProfileGroup {
                         action_profile_id: g.action_profile_id,
                         group_id: id,
-                        members,
+                        members: written,
                         max_size: g.max_size,
                     },
                 );
@@ -437,7 +1137,7 @@ impl Pipeline {
     }
 
     /// The members a read asks for (profile id 0: every profile; member
-    /// id 0: every member).
+    /// id 0: every member). One-shot sets' members are not members.
     pub(crate) fn read_members(
         &self,
         f: &p4::ActionProfileMember,
@@ -473,7 +1173,7 @@ impl Pipeline {
     }
 
     /// The groups a read asks for (profile id 0: every profile; group id
-    /// 0: every group).
+    /// 0: every group). One-shot sets' groups are not groups.
     pub(crate) fn read_profile_groups(
         &self,
         f: &p4::ActionProfileGroup,

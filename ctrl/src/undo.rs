@@ -497,14 +497,22 @@ fn name_of(info: &cfg::P4Info, id: u32) -> Option<&str> {
 
 /// The P4Info ids an update refers to (its object and action ids).
 fn ids_of(u: &p4::Update) -> Vec<u32> {
-    let action_id = |a: &Option<p4::TableAction>| match a.as_ref().and_then(|a| a.r#type.as_ref()) {
-        Some(p4::table_action::Type::Action(a)) => Some(a.action_id),
-        _ => None,
-    };
+    // A direct action's id, or those of a one-shot action set.
+    fn action_ids(a: &Option<p4::TableAction>) -> Vec<u32> {
+        use p4::table_action::Type as A;
+        match a.as_ref().and_then(|a| a.r#type.as_ref()) {
+            Some(A::Action(a)) => vec![a.action_id],
+            Some(A::ActionProfileActionSet(set)) => set
+                .action_profile_actions
+                .iter()
+                .filter_map(|a| a.action.as_ref().map(|a| a.action_id))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
     match u.entity.as_ref().and_then(|e| e.entity.as_ref()) {
-        Some(E::TableEntry(t)) => [Some(t.table_id), action_id(&t.action)]
-            .into_iter()
-            .flatten()
+        Some(E::TableEntry(t)) => std::iter::once(t.table_id)
+            .chain(action_ids(&t.action))
             .collect(),
         Some(E::CounterEntry(c)) => vec![c.counter_id],
         Some(E::RegisterEntry(r)) => vec![r.register_id],

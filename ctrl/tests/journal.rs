@@ -221,7 +221,13 @@ async fn fill_n(cfg: &StateConfig, ids: &Ids, n: u8) -> Vec<Vec<p4::Entity>> {
             gone.r#type = Type::Delete as i32;
             updates.push(gone);
         }
-        write(&mut c, 1, updates).await.expect("write");
+        // All or nothing, so one write is one journal record: a
+        // CONTINUE_ON_ERROR batch may be applied (and journaled) in time
+        // slices, more of them on a loaded machine.
+        lib_client(&c, "", 1)
+            .write(updates, p4::write_request::Atomicity::RollbackOnError)
+            .await
+            .expect("write");
         seen.push(everything(&mut c, ids).await);
     }
     seen

@@ -598,7 +598,7 @@ async fn action_profiles_and_selectors() {
     }
     let bad = vec![
         upd(Insert, member(&info, "action_selector", 1, 9)),
-        upd(Insert, group(&info, 12, &[(1, 2)])),
+        upd(Insert, group(&info, 12, &[(1, -1)])),
         upd(Insert, group(&info, 12, &[(1, 0)])),
         upd(Insert, group(&info, 12, &[(7, 1)])),
         upd(Insert, group(&info, 12, &[(1, 1), (1, 1)])),

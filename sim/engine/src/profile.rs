@@ -4,7 +4,11 @@
 //! control-plane arguments. Entries of the tables using the profile point
 //! to a member, or (with a selector) to a group of members; a group hit
 //! picks one member by a hash of the table's `selector` keys, so one flow
-//! always takes the same member.
+//! always takes the same member. Members of a group have weights: the hash
+//! picks among them as if each appeared `weight` times (running sums of
+//! the weights, kept when the group is written, and a binary search per
+//! packet: no allocation). A one-shot group ([`Target::OneShot`]) holds
+//! members of its own, for a control plane's one-shot action sets.
 //!
 //! ```
 //! use janus_engine::profile::{ActionProfile, Member, Target};
@@ -30,6 +34,10 @@ pub struct Member {
 pub enum Target {
     Member(u32),
     Group(u32),
+    /// A one-shot group: its members are its own (see
+    /// [`ActionProfile::add_one_shot`]); its ids are a namespace apart from
+    /// the members' and groups'.
+    OneShot(u32),
 }
 
 /// A selector's hash: the bytes of the selector keys (concatenated, most
@@ -53,14 +61,104 @@ pub enum ProfileError {
     NoGroup(u32),
     #[error("this profile has no selector, so it has no groups")]
     NoSelector,
+    #[error("one-shot group {0} already exists")]
+    DuplicateOneShot(u32),
+    #[error("no one-shot group {0}")]
+    NoOneShot(u32),
+}
+
+/// The weights of a group's members as running sums: a hash `h` picks the
+/// first member whose sum exceeds `h % total`, so each member is picked as
+/// if it appeared `weight` times (a binary search, no allocation). The
+/// sums are of the weights divided by their greatest common divisor, so
+/// weights that are all the same pick exactly as weights of 1 do.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Weights {
+    /// As given.
+    weights: Vec<u32>,
+    /// Their sum.
+    total: u64,
+    /// Running sums of the reduced weights.
+    cumulative: Vec<u64>,
+}
+
+fn gcd(mut a: u32, mut b: u32) -> u32 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+impl Weights {
+    fn new(weights: Vec<u32>) -> Weights {
+        let divisor = weights.iter().fold(0, |g, &w| gcd(g, w)).max(1);
+        let mut sum = 0u64;
+        let cumulative = weights
+            .iter()
+            .map(|&w| {
+                sum = sum.saturating_add(u64::from(w / divisor));
+                sum
+            })
+            .collect();
+        let total = weights
+            .iter()
+            .fold(0u64, |t, &w| t.saturating_add(u64::from(w)));
+        Weights {
+            weights,
+            total,
+            cumulative,
+        }
+    }
+
+    fn total(&self) -> u64 {
+        self.total
+    }
+
+    fn len(&self) -> u64 {
+        self.weights.len() as u64
+    }
+
+    /// The position picked for hash `h` (`None` when the weights sum to 0).
+    fn pick(&self, h: u64) -> Option<usize> {
+        let total = self.cumulative.last().copied().unwrap_or(0);
+        if total == 0 {
+            return None;
+        }
+        let r = h % total;
+        let at = self.cumulative.partition_point(|&c| c <= r);
+        // A member of weight 0 is never picked: partition_point skips the
+        // sums equal to the one before.
+        (at < self.cumulative.len()).then_some(at)
+    }
+}
+
+/// A group: member ids (sorted, so the choice does not depend on the order
+/// they were given in) with their weights.
+#[derive(Clone, Debug)]
+struct Group {
+    members: Vec<u32>,
+    weights: Weights,
+}
+
+/// A one-shot group: members of its own, in the order given.
+#[derive(Clone, Debug)]
+struct OneShot {
+    members: Vec<Member>,
+    weights: Weights,
 }
 
 /// The members and groups of one profile instance.
 #[derive(Clone, Debug)]
 pub struct ActionProfile {
     members: BTreeMap<u32, Member>,
-    /// Group id -> member ids (kept sorted, so the choice is stable).
-    groups: BTreeMap<u32, Vec<u32>>,
+    groups: BTreeMap<u32, Group>,
+    one_shots: BTreeMap<u32, OneShot>,
+    /// Members the one-shot groups hold (they count against `max_size`).
+    one_shot_members: usize,
+    /// Over every group (one-shot groups included): the members they list
+    /// and the sum of their weights.
+    group_members: u64,
+    group_weight: u64,
     /// Most members (and most groups) the profile holds.
     pub max_size: usize,
     selector: Option<SelectorHash>,
@@ -73,6 +171,10 @@ impl ActionProfile {
         ActionProfile {
             members: BTreeMap::new(),
             groups: BTreeMap::new(),
+            one_shots: BTreeMap::new(),
+            one_shot_members: 0,
+            group_members: 0,
+            group_weight: 0,
             max_size,
             selector,
         }
@@ -82,11 +184,38 @@ impl ActionProfile {
         self.selector.is_some()
     }
 
+    /// Members held, one-shot groups' own included.
+    pub fn member_count(&self) -> usize {
+        self.members.len().saturating_add(self.one_shot_members)
+    }
+
+    /// Groups held, one-shot groups included.
+    pub fn group_count(&self) -> usize {
+        self.groups.len().saturating_add(self.one_shots.len())
+    }
+
+    /// Over every group (one-shot groups included): the members they list
+    /// (a member in two groups counts twice) and the sum of their weights.
+    pub fn group_totals(&self) -> (u64, u64) {
+        (self.group_members, self.group_weight)
+    }
+
+    /// The (members, sum of weights) of the group `target` names (a
+    /// member: `None`).
+    pub fn group_size(&self, target: Target) -> Option<(u64, u64)> {
+        let w = match target {
+            Target::Member(_) => return None,
+            Target::Group(id) => &self.groups.get(&id)?.weights,
+            Target::OneShot(id) => &self.one_shots.get(&id)?.weights,
+        };
+        Some((w.len(), w.total()))
+    }
+
     pub fn add_member(&mut self, id: u32, m: Member) -> Result<(), ProfileError> {
         if self.members.contains_key(&id) {
             return Err(ProfileError::DuplicateMember(id));
         }
-        if self.members.len() >= self.max_size {
+        if self.member_count() >= self.max_size {
             return Err(ProfileError::Full(self.max_size));
         }
         self.members.insert(id, m);
@@ -105,7 +234,11 @@ impl ActionProfile {
 
     /// Removes a member that no group holds.
     pub fn remove_member(&mut self, id: u32) -> Result<Member, ProfileError> {
-        if let Some((g, _)) = self.groups.iter().find(|(_, ms)| ms.contains(&id)) {
+        if let Some((g, _)) = self
+            .groups
+            .iter()
+            .find(|(_, g)| g.members.binary_search(&id).is_ok())
+        {
             return Err(ProfileError::MemberInUse(id, *g));
         }
         self.members.remove(&id).ok_or(ProfileError::NoMember(id))
@@ -119,68 +252,208 @@ impl ActionProfile {
         self.members.iter().map(|(id, m)| (*id, m))
     }
 
-    /// Creates a group with `members` (each must exist).
+    /// Creates a group with `members` (each must exist), each of weight 1.
     pub fn add_group(&mut self, id: u32, members: &[u32]) -> Result<(), ProfileError> {
+        self.add_weighted_group(id, &unweighted(members))
+    }
+
+    /// Creates a group of (member, weight) pairs (each member must exist;
+    /// a member given twice gets the sum of its weights; a member of
+    /// weight 0 is never picked).
+    pub fn add_weighted_group(
+        &mut self,
+        id: u32,
+        members: &[(u32, u32)],
+    ) -> Result<(), ProfileError> {
         if self.selector.is_none() {
             return Err(ProfileError::NoSelector);
         }
         if self.groups.contains_key(&id) {
             return Err(ProfileError::DuplicateGroup(id));
         }
-        if self.groups.len() >= self.max_size {
+        if self.group_count() >= self.max_size {
             return Err(ProfileError::Full(self.max_size));
         }
-        let members = self.checked_members(members)?;
-        self.groups.insert(id, members);
+        let group = self.checked_members(members)?;
+        self.count_group(&group.weights, true);
+        self.groups.insert(id, group);
         Ok(())
     }
 
-    /// Replaces the members of a group.
+    /// Replaces the members of a group, each of weight 1.
     pub fn set_group(&mut self, id: u32, members: &[u32]) -> Result<(), ProfileError> {
-        let members = self.checked_members(members)?;
-        let slot = self.groups.get_mut(&id).ok_or(ProfileError::NoGroup(id))?;
-        *slot = members;
+        self.set_weighted_group(id, &unweighted(members))
+    }
+
+    /// Replaces the (member, weight) pairs of a group.
+    pub fn set_weighted_group(
+        &mut self,
+        id: u32,
+        members: &[(u32, u32)],
+    ) -> Result<(), ProfileError> {
+        let group = self.checked_members(members)?;
+        let old = self.groups.remove(&id).ok_or(ProfileError::NoGroup(id))?;
+        self.count_group(&old.weights, false);
+        self.count_group(&group.weights, true);
+        self.groups.insert(id, group);
         Ok(())
     }
 
     pub fn remove_group(&mut self, id: u32) -> Result<Vec<u32>, ProfileError> {
-        self.groups.remove(&id).ok_or(ProfileError::NoGroup(id))
+        let g = self.groups.remove(&id).ok_or(ProfileError::NoGroup(id))?;
+        self.count_group(&g.weights, false);
+        Ok(g.members)
     }
 
+    /// The member ids of a group, sorted.
     pub fn group(&self, id: u32) -> Option<&[u32]> {
-        self.groups.get(&id).map(Vec::as_slice)
+        self.groups.get(&id).map(|g| g.members.as_slice())
+    }
+
+    /// The weights of a group's members, in the order of [`Self::group`].
+    pub fn group_weights(&self, id: u32) -> Option<&[u32]> {
+        self.groups.get(&id).map(|g| g.weights.weights.as_slice())
     }
 
     pub fn groups(&self) -> impl Iterator<Item = (u32, &[u32])> {
-        self.groups.iter().map(|(id, ms)| (*id, ms.as_slice()))
+        self.groups
+            .iter()
+            .map(|(id, g)| (*id, g.members.as_slice()))
     }
 
-    fn checked_members(&self, members: &[u32]) -> Result<Vec<u32>, ProfileError> {
-        let mut out = members.to_vec();
-        out.sort_unstable();
-        out.dedup();
-        match out.iter().find(|m| !self.members.contains_key(m)) {
-            Some(m) => Err(ProfileError::NoMember(*m)),
-            None => Ok(out),
+    /// Creates a one-shot group: (member, weight) pairs of its own, picked
+    /// among as a group's are, in the order given. Its members count
+    /// against `max_size` as members, the group as a group.
+    pub fn add_one_shot(
+        &mut self,
+        id: u32,
+        members: Vec<(Member, u32)>,
+    ) -> Result<(), ProfileError> {
+        if self.selector.is_none() {
+            return Err(ProfileError::NoSelector);
         }
+        if self.one_shots.contains_key(&id) {
+            return Err(ProfileError::DuplicateOneShot(id));
+        }
+        if self.group_count() >= self.max_size
+            || self.member_count().saturating_add(members.len()) > self.max_size
+        {
+            return Err(ProfileError::Full(self.max_size));
+        }
+        let one_shot = one_shot(members);
+        self.one_shot_members = self.one_shot_members.saturating_add(one_shot.members.len());
+        self.count_group(&one_shot.weights, true);
+        self.one_shots.insert(id, one_shot);
+        Ok(())
+    }
+
+    /// Replaces the members of a one-shot group (its old members make room
+    /// for the new).
+    pub fn set_one_shot(
+        &mut self,
+        id: u32,
+        members: Vec<(Member, u32)>,
+    ) -> Result<(), ProfileError> {
+        let old = self.one_shots.get(&id).ok_or(ProfileError::NoOneShot(id))?;
+        let others = self.member_count().saturating_sub(old.members.len());
+        if others.saturating_add(members.len()) > self.max_size {
+            return Err(ProfileError::Full(self.max_size));
+        }
+        let new = one_shot(members);
+        if let Some(old) = self.one_shots.remove(&id) {
+            self.one_shot_members = self.one_shot_members.saturating_sub(old.members.len());
+            self.count_group(&old.weights, false);
+        }
+        self.one_shot_members = self.one_shot_members.saturating_add(new.members.len());
+        self.count_group(&new.weights, true);
+        self.one_shots.insert(id, new);
+        Ok(())
+    }
+
+    pub fn remove_one_shot(&mut self, id: u32) -> Result<(), ProfileError> {
+        let old = self
+            .one_shots
+            .remove(&id)
+            .ok_or(ProfileError::NoOneShot(id))?;
+        self.one_shot_members = self.one_shot_members.saturating_sub(old.members.len());
+        self.count_group(&old.weights, false);
+        Ok(())
+    }
+
+    /// The (member, weight) pairs of a one-shot group, in the order given.
+    pub fn one_shot(&self, id: u32) -> Option<impl Iterator<Item = (&Member, u32)>> {
+        let o = self.one_shots.get(&id)?;
+        Some(o.members.iter().zip(o.weights.weights.iter().copied()))
+    }
+
+    fn count_group(&mut self, w: &Weights, add: bool) {
+        if add {
+            self.group_members = self.group_members.saturating_add(w.len());
+            self.group_weight = self.group_weight.saturating_add(w.total());
+        } else {
+            self.group_members = self.group_members.saturating_sub(w.len());
+            self.group_weight = self.group_weight.saturating_sub(w.total());
+        }
+    }
+
+    fn checked_members(&self, members: &[(u32, u32)]) -> Result<Group, ProfileError> {
+        let mut sorted = members.to_vec();
+        sorted.sort_unstable_by_key(|&(m, _)| m);
+        if let Some(&(m, _)) = sorted.iter().find(|(m, _)| !self.members.contains_key(m)) {
+            return Err(ProfileError::NoMember(m));
+        }
+        let mut ids: Vec<u32> = Vec::with_capacity(sorted.len());
+        let mut weights: Vec<u32> = Vec::with_capacity(sorted.len());
+        for (m, w) in sorted {
+            if ids.last() == Some(&m)
+                && let Some(last) = weights.last_mut()
+            {
+                *last = last.saturating_add(w);
+                continue;
+            }
+            ids.push(m);
+            weights.push(w);
+        }
+        Ok(Group {
+            members: ids,
+            weights: Weights::new(weights),
+        })
     }
 
     /// The member `target` stands for: itself, or for a group the member
-    /// the selector hash of `selector_keys` picks (`None` for an empty
-    /// group or a missing id).
+    /// the selector hash of `selector_keys` picks, each member as often as
+    /// its weight says (`None` for an empty group, one whose weights are
+    /// all 0, or a missing id).
     pub fn resolve(&self, target: Target, selector_keys: &[Bits]) -> Option<&Member> {
+        let hash = |n: usize| match (n, self.selector) {
+            (0 | 1, _) | (_, None) => 0,
+            (_, Some(hash)) => with_key_bytes(selector_keys, hash),
+        };
         match target {
             Target::Member(id) => self.members.get(&id),
             Target::Group(id) => {
-                let members = self.groups.get(&id)?;
-                let pick = match (members.len(), self.selector) {
-                    (0, _) => return None,
-                    (1, _) | (_, None) => 0,
-                    (n, Some(hash)) => (with_key_bytes(selector_keys, hash) % n as u64) as usize,
-                };
-                self.members.get(&members[pick])
+                let g = self.groups.get(&id)?;
+                let pick = g.weights.pick(hash(g.members.len()))?;
+                self.members.get(g.members.get(pick)?)
+            }
+            Target::OneShot(id) => {
+                let o = self.one_shots.get(&id)?;
+                let pick = o.weights.pick(hash(o.members.len()))?;
+                o.members.get(pick)
             }
         }
+    }
+}
+
+fn unweighted(members: &[u32]) -> Vec<(u32, u32)> {
+    members.iter().map(|&m| (m, 1)).collect()
+}
+
+fn one_shot(members: Vec<(Member, u32)>) -> OneShot {
+    let (members, weights): (Vec<Member>, Vec<u32>) = members.into_iter().unzip();
+    OneShot {
+        members,
+        weights: Weights::new(weights),
     }
 }
 
@@ -265,5 +538,108 @@ mod tests {
     fn profiles_without_a_selector_have_no_groups() {
         let mut ap = ActionProfile::new(8, None);
         assert_eq!(ap.add_group(1, &[]), Err(ProfileError::NoSelector));
+        assert_eq!(
+            ap.add_one_shot(1, vec![(member(0, 1), 1)]),
+            Err(ProfileError::NoSelector)
+        );
+    }
+
+    /// How often each member's argument is picked over the one-byte keys
+    /// 0..n (sum_hash of one byte k is k).
+    fn spread(ap: &ActionProfile, target: Target, n: u64) -> BTreeMap<u64, u64> {
+        let mut out = BTreeMap::new();
+        for k in 0..n {
+            let key = [Bits::from_u64(8, false, k)];
+            let m = ap.resolve(target, &key).expect("a member");
+            *out.entry(m.args[0].to_u64().unwrap()).or_default() += 1;
+        }
+        out
+    }
+
+    #[test]
+    fn weights_pick_each_member_as_often_as_its_weight_says() {
+        let mut ap = ActionProfile::new(8, Some(sum_hash));
+        for id in 1..=3 {
+            ap.add_member(id, member(0, u64::from(id))).unwrap();
+        }
+        // Given out of order: kept sorted by member id.
+        ap.add_weighted_group(1, &[(3, 3), (1, 1), (2, 2)]).unwrap();
+        assert_eq!(ap.group(1), Some(&[1, 2, 3][..]));
+        assert_eq!(ap.group_weights(1), Some(&[1, 2, 3][..]));
+        assert_eq!(ap.group_size(Target::Group(1)), Some((3, 6)));
+        // Key k picks position k % 6 of [1, 2, 2, 3, 3, 3].
+        for k in 0..12u64 {
+            let key = [Bits::from_u64(8, false, k)];
+            let want = [1, 2, 2, 3, 3, 3][(k % 6) as usize];
+            assert_eq!(ap.resolve(Target::Group(1), &key), Some(&member(0, want)));
+        }
+        let got = spread(&ap, Target::Group(1), 240);
+        assert_eq!(got, BTreeMap::from([(1, 40), (2, 80), (3, 120)]));
+        // A member of weight 0 is never picked; weights all 0: no member.
+        ap.set_weighted_group(1, &[(1, 0), (2, 1)]).unwrap();
+        assert_eq!(spread(&ap, Target::Group(1), 10), BTreeMap::from([(2, 10)]));
+        ap.set_weighted_group(1, &[(1, 0)]).unwrap();
+        assert_eq!(ap.resolve(Target::Group(1), &[]), None);
+        // Weights scaled by a common factor pick exactly as before.
+        ap.set_weighted_group(1, &[(1, 4), (2, 8), (3, 12)])
+            .unwrap();
+        assert_eq!(ap.group_size(Target::Group(1)), Some((3, 24)));
+        for k in 0..12u64 {
+            let key = [Bits::from_u64(8, false, k)];
+            let want = [1, 2, 2, 3, 3, 3][(k % 6) as usize];
+            assert_eq!(ap.resolve(Target::Group(1), &key), Some(&member(0, want)));
+        }
+        // Unweighted groups pick as before: key k takes member k % n.
+        ap.set_group(1, &[1, 2, 3]).unwrap();
+        assert_eq!(ap.group_weights(1), Some(&[1, 1, 1][..]));
+        assert_eq!(ap.group_totals(), (3, 3));
+        ap.remove_group(1).unwrap();
+        assert_eq!(ap.group_totals(), (0, 0));
+    }
+
+    #[test]
+    fn one_shot_groups_hold_their_own_members() {
+        let mut ap = ActionProfile::new(4, Some(sum_hash));
+        ap.add_member(1, member(0, 1)).unwrap();
+        ap.add_one_shot(7, vec![(member(0, 5), 1), (member(0, 6), 3)])
+            .unwrap();
+        assert_eq!(ap.member_count(), 3);
+        assert_eq!(ap.group_count(), 1);
+        assert_eq!(ap.group_totals(), (2, 4));
+        assert_eq!(
+            ap.add_one_shot(7, vec![(member(0, 5), 1)]),
+            Err(ProfileError::DuplicateOneShot(7))
+        );
+        // One-shot ids are not group ids.
+        assert_eq!(ap.group(7), None);
+        assert_eq!(
+            spread(&ap, Target::OneShot(7), 8),
+            BTreeMap::from([(5, 2), (6, 6)])
+        );
+        // Their members count against the size: 1 + 2 + 2 > 4.
+        assert_eq!(
+            ap.add_one_shot(8, vec![(member(0, 1), 1), (member(0, 2), 1)]),
+            Err(ProfileError::Full(4))
+        );
+        // Replacing makes room from the old members: 1 + 3 <= 4.
+        ap.set_one_shot(
+            7,
+            vec![(member(0, 1), 1), (member(0, 2), 1), (member(0, 3), 1)],
+        )
+        .unwrap();
+        assert_eq!(ap.member_count(), 4);
+        assert_eq!(ap.group_totals(), (3, 3));
+        let listed: Vec<(u64, u32)> = ap
+            .one_shot(7)
+            .unwrap()
+            .map(|(m, w)| (m.args[0].to_u64().unwrap(), w))
+            .collect();
+        assert_eq!(listed, vec![(1, 1), (2, 1), (3, 1)]);
+        assert_eq!(ap.add_member(2, member(0, 2)), Err(ProfileError::Full(4)));
+        ap.remove_one_shot(7).unwrap();
+        assert_eq!(ap.remove_one_shot(7), Err(ProfileError::NoOneShot(7)));
+        assert_eq!(ap.member_count(), 1);
+        assert_eq!(ap.group_totals(), (0, 0));
+        assert_eq!(ap.resolve(Target::OneShot(7), &[]), None);
     }
 }

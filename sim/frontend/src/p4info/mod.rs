@@ -550,7 +550,7 @@ impl Builder<'_> {
             size,
             idle_timeout: t.support_timeout,
             is_const_table: t.entries_const,
-            has_initial_entries: t.entries_const || !t.entries.is_empty(),
+            has_initial_entries: !t.entries.is_empty(),
         });
         let k = self.info.tables.len() - 1;
         if let Some(i) = t.implementation

@@ -1,0 +1,1207 @@
+//! The P4Info a controller pushes, checked and made the server's contract.
+//!
+//! A controller's P4Info (p4c's, or Janus's own `janus p4 compile
+//! --p4info`) is the contract between it and the server: every later
+//! Read, Write, PacketIn, digest and counter uses its ids. So the server
+//! accepts any P4Info that describes the pushed program, whatever its ids,
+//! and then speaks in those ids. [`check`] does it in three steps:
+//!
+//! 1. [`validate`]: the P4Info on its own. Every object has a preamble with
+//!    a name and an id; ids are unique across the P4Info and carry their
+//!    kind's resource prefix in the top byte (0x01 actions, 0x02 tables,
+//!    0x03 value sets, 0x04 controller headers, 0x11 action profiles, 0x12
+//!    counters, 0x13 direct counters, 0x14 meters, 0x15 direct meters, 0x16
+//!    registers, 0x17 digests); names are unique per kind; every id an
+//!    object refers to (action refs, const and initial default actions,
+//!    implementations, direct resources, direct tables, action profiles'
+//!    tables) names an object of the right kind; match field, parameter and
+//!    controller metadata ids are non-zero and unique within their object.
+//! 2. [`compare`]: the P4Info against the program's (the front end's) BY
+//!    NAME: the same tables, actions, action profiles, counters, direct
+//!    counters, meters, direct meters, registers, value sets, digests and
+//!    controller headers, each of the same shape (see [`compare`]). Ids,
+//!    annotations, aliases and documentation may differ. Fields,
+//!    parameters and metadata with a `type_name` (translated types,
+//!    `@p4runtime_translation`) may have another bitwidth than the
+//!    program's (their SDN width, 0 for SDN strings): they are accepted for
+//!    their name; the server still takes their values at the program's
+//!    width (translation is not done yet).
+//! 3. The P4Info the server runs with: the program's, renumbered with the
+//!    pushed P4Info's ids ([`Renumbering::apply`]). Everything the server
+//!    reads from a P4Info besides ids (widths, sizes, units, the tenant
+//!    annotations, digest types) is then the program's, which the shape
+//!    check made equal to the pushed one where it matters; the rights the
+//!    program gives tenants (`@janus_tenant_key`, `@janus_tenant_index`,
+//!    `@janus_tenant_quota`) come from the program, not from the
+//!    controller's annotations.
+//!
+//! Every refusal is one sentence naming the first object that differs, for
+//! an INVALID_ARGUMENT status.
+
+use crate::proto::p4::config::v1 as cfg;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// The kinds of P4Info objects that have a preamble, in P4Info order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    Table,
+    Action,
+    ActionProfile,
+    Counter,
+    DirectCounter,
+    Meter,
+    DirectMeter,
+    Register,
+    ValueSet,
+    Digest,
+    ControllerHeader,
+}
+
+impl Kind {
+    /// Every kind, in the order the P4Info lists them and [`compare`]
+    /// checks them.
+    pub const ALL: [Kind; 11] = [
+        Kind::Table,
+        Kind::Action,
+        Kind::ActionProfile,
+        Kind::Counter,
+        Kind::DirectCounter,
+        Kind::Meter,
+        Kind::DirectMeter,
+        Kind::Register,
+        Kind::ValueSet,
+        Kind::Digest,
+        Kind::ControllerHeader,
+    ];
+
+    /// The resource prefix (the id's top byte), P4Runtime's `P4Ids`.
+    pub fn prefix(self) -> u8 {
+        match self {
+            Kind::Action => 0x01,
+            Kind::Table => 0x02,
+            Kind::ValueSet => 0x03,
+            Kind::ControllerHeader => 0x04,
+            Kind::ActionProfile => 0x11,
+            Kind::Counter => 0x12,
+            Kind::DirectCounter => 0x13,
+            Kind::Meter => 0x14,
+            Kind::DirectMeter => 0x15,
+            Kind::Register => 0x16,
+            Kind::Digest => 0x17,
+        }
+    }
+
+    /// The kind whose prefix is `prefix`, if any.
+    pub fn of_prefix(prefix: u8) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.prefix() == prefix)
+    }
+
+    /// The kind's name in messages.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Kind::Table => "table",
+            Kind::Action => "action",
+            Kind::ActionProfile => "action profile",
+            Kind::Counter => "counter",
+            Kind::DirectCounter => "direct counter",
+            Kind::Meter => "meter",
+            Kind::DirectMeter => "direct meter",
+            Kind::Register => "register",
+            Kind::ValueSet => "value set",
+            Kind::Digest => "digest",
+            Kind::ControllerHeader => "controller header",
+        }
+    }
+}
+
+static NO_PREAMBLE: cfg::Preamble = cfg::Preamble {
+    id: 0,
+    name: String::new(),
+    alias: String::new(),
+    annotations: Vec::new(),
+    annotation_locations: Vec::new(),
+    doc: None,
+    structured_annotations: Vec::new(),
+};
+
+fn pre(p: &Option<cfg::Preamble>) -> &cfg::Preamble {
+    p.as_ref().unwrap_or(&NO_PREAMBLE)
+}
+
+/// The preambles of the objects of `kind` in `info`, in order (`None`
+/// where an object has none).
+fn preambles(info: &cfg::P4Info, kind: Kind) -> Vec<Option<&cfg::Preamble>> {
+    fn of<T>(items: &[T], p: impl Fn(&T) -> &Option<cfg::Preamble>) -> Vec<Option<&cfg::Preamble>> {
+        items.iter().map(|x| p(x).as_ref()).collect()
+    }
+    match kind {
+        Kind::Table => of(&info.tables, |x| &x.preamble),
+        Kind::Action => of(&info.actions, |x| &x.preamble),
+        Kind::ActionProfile => of(&info.action_profiles, |x| &x.preamble),
+        Kind::Counter => of(&info.counters, |x| &x.preamble),
+        Kind::DirectCounter => of(&info.direct_counters, |x| &x.preamble),
+        Kind::Meter => of(&info.meters, |x| &x.preamble),
+        Kind::DirectMeter => of(&info.direct_meters, |x| &x.preamble),
+        Kind::Register => of(&info.registers, |x| &x.preamble),
+        Kind::ValueSet => of(&info.value_sets, |x| &x.preamble),
+        Kind::Digest => of(&info.digests, |x| &x.preamble),
+        Kind::ControllerHeader => of(&info.controller_packet_metadata, |x| &x.preamble),
+    }
+}
+
+/// "1st", "2nd", ...
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, x) if x != 11 => "st",
+        (2, x) if x != 12 => "nd",
+        (3, x) if x != 13 => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// What an id names in a P4Info: its kind and name.
+struct Index<'a> {
+    by_id: HashMap<u32, (Kind, &'a str)>,
+}
+
+impl<'a> Index<'a> {
+    fn build(info: &'a cfg::P4Info) -> Index<'a> {
+        let mut by_id = HashMap::new();
+        for kind in Kind::ALL {
+            for p in preambles(info, kind).into_iter().flatten() {
+                by_id.entry(p.id).or_insert((kind, p.name.as_str()));
+            }
+        }
+        Index { by_id }
+    }
+
+    /// The name of the object `id` if it is of one of `kinds`; else why
+    /// not, in words (`what` says who refers to it).
+    fn expect(&self, id: u32, kinds: &[Kind], what: &str) -> Result<(Kind, &'a str), String> {
+        let want = kinds
+            .iter()
+            .map(|k| article(k.noun()))
+            .collect::<Vec<_>>()
+            .join(" or ");
+        match self.by_id.get(&id) {
+            Some(&(k, name)) if kinds.contains(&k) => Ok((k, name)),
+            Some(&(k, name)) => Err(format!(
+                "{what} is id {id:#010x}, which is {} {name}, not {want}",
+                article(k.noun())
+            )),
+            None => Err(format!(
+                "{what} is id {id:#010x}, which names nothing in the P4Info (it should be {want})"
+            )),
+        }
+    }
+}
+
+/// "a table", "an action".
+fn article(noun: &str) -> String {
+    if noun.starts_with('a') {
+        format!("an {noun}")
+    } else {
+        format!("a {noun}")
+    }
+}
+
+/// Checks a P4Info on its own (see the module comment): `Err` says what is
+/// wrong with it, naming the object.
+pub fn validate(info: &cfg::P4Info) -> Result<(), String> {
+    let mut by_id: HashMap<u32, (Kind, &str)> = HashMap::new();
+    for kind in Kind::ALL {
+        let mut names: HashMap<&str, u32> = HashMap::new();
+        for (i, p) in preambles(info, kind).into_iter().enumerate() {
+            let p = p.ok_or_else(|| {
+                format!(
+                    "the {} {} of the P4Info has no preamble",
+                    ordinal(i + 1),
+                    kind.noun()
+                )
+            })?;
+            let (id, name) = (p.id, p.name.as_str());
+            if name.is_empty() {
+                return Err(format!("{} id {id:#010x} has no name", kind.noun()));
+            }
+            if id == 0 {
+                return Err(format!("{} {name} has id 0", kind.noun()));
+            }
+            let top = (id >> 24) as u8;
+            if top != kind.prefix() {
+                let other = match Kind::of_prefix(top) {
+                    Some(k) => format!("the prefix of {}s", k.noun()),
+                    None => "no P4Info kind's prefix".to_string(),
+                };
+                return Err(format!(
+                    "{} {name} has id {id:#010x}, whose top byte 0x{top:02x} is {other}; {} ids start with 0x{:02x}",
+                    kind.noun(),
+                    kind.noun(),
+                    kind.prefix()
+                ));
+            }
+            if let Some((k, n)) = by_id.insert(id, (kind, name)) {
+                return Err(format!(
+                    "id {id:#010x} is used twice: by {} {n} and by {} {name}",
+                    k.noun(),
+                    kind.noun()
+                ));
+            }
+            if let Some(other) = names.insert(name, id) {
+                return Err(format!(
+                    "two {}s are named {name} (ids {other:#010x} and {id:#010x})",
+                    kind.noun()
+                ));
+            }
+        }
+    }
+    let mut instances: HashMap<u32, &str> = HashMap::new();
+    for x in &info.externs {
+        for inst in &x.instances {
+            let Some(p) = inst.preamble.as_ref() else {
+                continue;
+            };
+            let other = by_id
+                .get(&p.id)
+                .map(|(k, n)| format!("{} {n}", k.noun()))
+                .or_else(|| instances.get(&p.id).map(|n| format!("extern instance {n}")));
+            if let Some(other) = other {
+                return Err(format!(
+                    "id {:#010x} is used twice: by {other} and by extern instance {}",
+                    p.id, p.name
+                ));
+            }
+            instances.insert(p.id, &p.name);
+        }
+    }
+    let index = Index::build(info);
+    let actions: HashMap<u32, &cfg::Action> = info
+        .actions
+        .iter()
+        .map(|a| (pre(&a.preamble).id, a))
+        .collect();
+    for t in &info.tables {
+        let tname = &pre(&t.preamble).name;
+        unique_sub_ids(
+            &format!("table {tname}"),
+            "match field",
+            t.match_fields.iter().map(|m| (m.id, m.name.as_str())),
+        )?;
+        let mut refs = BTreeSet::new();
+        for r in &t.action_refs {
+            let (_, aname) = index.expect(
+                r.id,
+                &[Kind::Action],
+                &format!("table {tname}: an action ref"),
+            )?;
+            if !refs.insert(r.id) {
+                return Err(format!("table {tname} lists action {aname} twice"));
+            }
+        }
+        if t.const_default_action_id != 0 {
+            let (_, aname) = index.expect(
+                t.const_default_action_id,
+                &[Kind::Action],
+                &format!("table {tname}: the const default action"),
+            )?;
+            if !refs.contains(&t.const_default_action_id) {
+                return Err(format!(
+                    "table {tname}: the const default action {aname} is not one of the table's actions"
+                ));
+            }
+        }
+        if let Some(call) = t
+            .initial_default_action
+            .as_ref()
+            .filter(|c| c.action_id != 0)
+        {
+            let (_, aname) = index.expect(
+                call.action_id,
+                &[Kind::Action],
+                &format!("table {tname}: the initial default action"),
+            )?;
+            let params: BTreeSet<u32> = actions
+                .get(&call.action_id)
+                .map(|a| a.params.iter().map(|p| p.id).collect())
+                .unwrap_or_default();
+            for arg in &call.arguments {
+                if !params.contains(&arg.param_id) {
+                    return Err(format!(
+                        "table {tname}: the initial default action {aname} has an argument for parameter id {}, which {aname} does not have",
+                        arg.param_id
+                    ));
+                }
+            }
+        }
+        if t.implementation_id != 0 {
+            index.expect(
+                t.implementation_id,
+                &[Kind::ActionProfile],
+                &format!("table {tname}: the implementation"),
+            )?;
+        }
+        for &d in &t.direct_resource_ids {
+            index.expect(
+                d,
+                &[Kind::DirectCounter, Kind::DirectMeter],
+                &format!("table {tname}: a direct resource"),
+            )?;
+        }
+    }
+    for a in &info.actions {
+        unique_sub_ids(
+            &format!("action {}", pre(&a.preamble).name),
+            "parameter",
+            a.params.iter().map(|p| (p.id, p.name.as_str())),
+        )?;
+    }
+    for a in &info.action_profiles {
+        let name = &pre(&a.preamble).name;
+        for &t in &a.table_ids {
+            index.expect(
+                t,
+                &[Kind::Table],
+                &format!("action profile {name}: a table"),
+            )?;
+        }
+    }
+    for (kind, name, table) in info
+        .direct_counters
+        .iter()
+        .map(|c| {
+            (
+                Kind::DirectCounter,
+                &pre(&c.preamble).name,
+                c.direct_table_id,
+            )
+        })
+        .chain(
+            info.direct_meters
+                .iter()
+                .map(|m| (Kind::DirectMeter, &pre(&m.preamble).name, m.direct_table_id)),
+        )
+    {
+        if table != 0 {
+            index.expect(
+                table,
+                &[Kind::Table],
+                &format!("{} {name}: its table", kind.noun()),
+            )?;
+        }
+    }
+    for v in &info.value_sets {
+        unique_sub_ids(
+            &format!("value set {}", pre(&v.preamble).name),
+            "match field",
+            v.r#match.iter().map(|m| (m.id, m.name.as_str())),
+        )?;
+    }
+    for h in &info.controller_packet_metadata {
+        unique_sub_ids(
+            &format!("controller header {}", pre(&h.preamble).name),
+            "metadata field",
+            h.metadata.iter().map(|m| (m.id, m.name.as_str())),
+        )?;
+    }
+    Ok(())
+}
+
+/// Match field, parameter or metadata ids: non-zero, unique in `owner`.
+fn unique_sub_ids<'a>(
+    owner: &str,
+    noun: &str,
+    ids: impl Iterator<Item = (u32, &'a str)>,
+) -> Result<(), String> {
+    let mut seen: HashMap<u32, &str> = HashMap::new();
+    for (id, name) in ids {
+        if id == 0 {
+            return Err(format!("{owner}: {noun} {name} has id 0 (ids start at 1)"));
+        }
+        if let Some(other) = seen.insert(id, name) {
+            return Err(format!(
+                "{owner}: {noun} id {id} is used twice ({other} and {name})"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A match field as messages show it: `hdr.ipv4.dstAddr (32 bits, LPM)`.
+fn show_field(m: &cfg::MatchField) -> String {
+    format!(
+        "{} ({}, {})",
+        m.name,
+        show_width(m.bitwidth, m.type_name.as_ref()),
+        show_match(m.r#match.as_ref())
+    )
+}
+
+fn show_width(bitwidth: i32, type_name: Option<&cfg::P4NamedType>) -> String {
+    let bits = if bitwidth == 1 { "bit" } else { "bits" };
+    match type_name.filter(|t| !t.name.is_empty()) {
+        Some(t) => format!("type {}, {bitwidth} {bits}", t.name),
+        None => format!("{bitwidth} {bits}"),
+    }
+}
+
+fn show_match(m: Option<&cfg::match_field::Match>) -> String {
+    use cfg::match_field::{Match, MatchType};
+    match m {
+        Some(Match::MatchType(t)) => MatchType::try_from(*t).map_or_else(
+            |_| format!("match type {t}"),
+            |t| t.as_str_name().to_string(),
+        ),
+        Some(Match::OtherMatchType(s)) => s.clone(),
+        None => "no match type".to_string(),
+    }
+}
+
+fn translated(t: Option<&cfg::P4NamedType>) -> bool {
+    t.is_some_and(|t| !t.name.is_empty())
+}
+
+/// Whether a pushed width agrees with the program's: equal, or either
+/// side has a translated type (an SDN width; see the module comment).
+fn width_agrees(
+    program: i32,
+    pushed: i32,
+    types: (Option<&cfg::P4NamedType>, Option<&cfg::P4NamedType>),
+) -> bool {
+    program == pushed || translated(types.0) || translated(types.1)
+}
+
+/// Compares sequences of fields (match fields, parameters, metadata) in
+/// order: `Err` names the first position that differs.
+fn compare_seq<T>(
+    owner: &str,
+    noun: &str,
+    program: &[T],
+    pushed: &[T],
+    same: impl Fn(&T, &T) -> bool,
+    show: impl Fn(&T) -> String,
+) -> Result<(), String> {
+    for (i, p) in program.iter().enumerate() {
+        match pushed.get(i) {
+            Some(c) if same(p, c) => {}
+            Some(c) => {
+                return Err(format!(
+                    "{owner}: {noun} {} is {} in the program but {} in the P4Info",
+                    i + 1,
+                    show(p),
+                    show(c)
+                ));
+            }
+            None => {
+                return Err(format!(
+                    "{owner}: {noun} {} is {} in the program but the P4Info has only {} {noun}s",
+                    i + 1,
+                    show(p),
+                    pushed.len()
+                ));
+            }
+        }
+    }
+    if let Some(c) = pushed.get(program.len()) {
+        return Err(format!(
+            "{owner}: the P4Info has {noun} {}, {}, which the program does not have ({} {noun}s)",
+            program.len() + 1,
+            show(c),
+            program.len()
+        ));
+    }
+    Ok(())
+}
+
+fn same_match_field(p: &cfg::MatchField, c: &cfg::MatchField) -> bool {
+    p.name == c.name
+        && p.r#match == c.r#match
+        && width_agrees(
+            p.bitwidth,
+            c.bitwidth,
+            (p.type_name.as_ref(), c.type_name.as_ref()),
+        )
+}
+
+fn show_param(p: &cfg::action::Param) -> String {
+    format!(
+        "{} ({})",
+        p.name,
+        show_width(p.bitwidth, p.type_name.as_ref())
+    )
+}
+
+fn show_metadata(m: &cfg::controller_packet_metadata::Metadata) -> String {
+    format!(
+        "{} ({})",
+        m.name,
+        show_width(m.bitwidth, m.type_name.as_ref())
+    )
+}
+
+fn scope_name(s: i32) -> String {
+    cfg::action_ref::Scope::try_from(s)
+        .map_or_else(|_| format!("scope {s}"), |s| s.as_str_name().to_string())
+}
+
+fn counter_unit(spec: &Option<cfg::CounterSpec>) -> String {
+    let u = spec.as_ref().map_or(0, |s| s.unit);
+    cfg::counter_spec::Unit::try_from(u)
+        .map_or_else(|_| format!("unit {u}"), |u| u.as_str_name().to_string())
+}
+
+fn meter_spec(spec: &Option<cfg::MeterSpec>) -> String {
+    let (u, t) = spec.as_ref().map_or((0, 0), |s| (s.unit, s.r#type));
+    let unit = cfg::meter_spec::Unit::try_from(u)
+        .map_or_else(|_| format!("unit {u}"), |u| u.as_str_name().to_string());
+    let ty = cfg::meter_spec::Type::try_from(t)
+        .map_or_else(|_| format!("type {t}"), |t| t.as_str_name().to_string());
+    format!("{unit}, {ty}")
+}
+
+fn show_opt(name: Option<&str>) -> String {
+    name.map_or_else(|| "none".to_string(), str::to_string)
+}
+
+fn show_set(names: &BTreeSet<String>) -> String {
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.iter().cloned().collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// Pairs the program's objects of one kind, in order, with the pushed
+/// ones of the same name (`None`: the P4Info lacks it). Extra pushed
+/// objects are reported by [`extra`] after the shapes.
+fn pairs<'a, T>(
+    program: &'a [T],
+    pushed: &'a [T],
+    p: impl Fn(&T) -> &Option<cfg::Preamble>,
+) -> Vec<(&'a T, Option<&'a T>)> {
+    let by_name: HashMap<&str, &T> = pushed
+        .iter()
+        .map(|x| (pre(p(x)).name.as_str(), x))
+        .collect();
+    program
+        .iter()
+        .map(|x| (x, by_name.get(pre(p(x)).name.as_str()).copied()))
+        .collect()
+}
+
+fn missing(kind: Kind, name: &str) -> String {
+    format!(
+        "{} {name} of the program is missing from the P4Info",
+        kind.noun()
+    )
+}
+
+/// The first pushed object of `kind` the program does not have.
+fn extra<T>(
+    kind: Kind,
+    program: &[T],
+    pushed: &[T],
+    p: impl Fn(&T) -> &Option<cfg::Preamble>,
+) -> Result<(), String> {
+    let names: BTreeSet<&str> = program.iter().map(|x| pre(p(x)).name.as_str()).collect();
+    match pushed
+        .iter()
+        .map(|x| pre(p(x)))
+        .find(|x| !names.contains(x.name.as_str()))
+    {
+        Some(x) => Err(format!(
+            "the P4Info has {} {} (id {:#010x}), which is not in the program",
+            article(kind.noun()),
+            x.name,
+            x.id
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Sizes are compared where the program fixes them (not 0).
+fn compare_size(owner: &str, program: i64, pushed: i64) -> Result<(), String> {
+    if program != 0 && program != pushed {
+        return Err(format!(
+            "{owner}: size {program} in the program but {pushed} in the P4Info"
+        ));
+    }
+    Ok(())
+}
+
+/// Which pushed id each program id becomes: objects by kind and id,
+/// match fields, parameters and metadata by their object and id.
+#[derive(Clone, Debug, Default)]
+pub struct Renumbering {
+    ids: HashMap<(Kind, u32), u32>,
+    sub: HashMap<(Kind, u32, u32), u32>,
+}
+
+impl Renumbering {
+    fn object(&self, kind: Kind, id: u32) -> u32 {
+        self.ids.get(&(kind, id)).copied().unwrap_or(id)
+    }
+
+    fn direct(&self, id: u32) -> u32 {
+        self.ids
+            .get(&(Kind::DirectCounter, id))
+            .or_else(|| self.ids.get(&(Kind::DirectMeter, id)))
+            .copied()
+            .unwrap_or(id)
+    }
+
+    fn field(&self, kind: Kind, object: u32, id: u32) -> u32 {
+        self.sub.get(&(kind, object, id)).copied().unwrap_or(id)
+    }
+
+    fn pair(
+        &mut self,
+        kind: Kind,
+        program: &Option<cfg::Preamble>,
+        pushed: &Option<cfg::Preamble>,
+    ) {
+        self.ids.insert((kind, pre(program).id), pre(pushed).id);
+    }
+
+    fn pair_fields(
+        &mut self,
+        kind: Kind,
+        object: u32,
+        program: impl Iterator<Item = u32>,
+        pushed: impl Iterator<Item = u32>,
+    ) {
+        for (p, c) in program.zip(pushed) {
+            self.sub.insert((kind, object, p), c);
+        }
+    }
+
+    /// `program` with every id replaced by the pushed P4Info's: preambles,
+    /// references, match field, parameter and metadata ids. Everything
+    /// else (names, widths, sizes, annotations, types) stays the program's.
+    pub fn apply(&self, program: &cfg::P4Info) -> cfg::P4Info {
+        let mut out = program.clone();
+        let set = |p: &mut Option<cfg::Preamble>, kind: Kind| -> u32 {
+            let p = p.get_or_insert_with(Default::default);
+            let old = p.id;
+            p.id = self.object(kind, old);
+            old
+        };
+        for t in &mut out.tables {
+            let old = set(&mut t.preamble, Kind::Table);
+            for m in &mut t.match_fields {
+                m.id = self.field(Kind::Table, old, m.id);
+            }
+            for r in &mut t.action_refs {
+                r.id = self.object(Kind::Action, r.id);
+            }
+            if t.const_default_action_id != 0 {
+                t.const_default_action_id = self.object(Kind::Action, t.const_default_action_id);
+            }
+            if let Some(call) = t.initial_default_action.as_mut() {
+                let action = call.action_id;
+                call.action_id = self.object(Kind::Action, action);
+                for a in &mut call.arguments {
+                    a.param_id = self.field(Kind::Action, action, a.param_id);
+                }
+            }
+            if t.implementation_id != 0 {
+                t.implementation_id = self.object(Kind::ActionProfile, t.implementation_id);
+            }
+            for d in &mut t.direct_resource_ids {
+                *d = self.direct(*d);
+            }
+        }
+        for a in &mut out.actions {
+            let old = set(&mut a.preamble, Kind::Action);
+            for p in &mut a.params {
+                p.id = self.field(Kind::Action, old, p.id);
+            }
+        }
+        for a in &mut out.action_profiles {
+            set(&mut a.preamble, Kind::ActionProfile);
+            for t in &mut a.table_ids {
+                *t = self.object(Kind::Table, *t);
+            }
+        }
+        for c in &mut out.counters {
+            set(&mut c.preamble, Kind::Counter);
+        }
+        for c in &mut out.direct_counters {
+            set(&mut c.preamble, Kind::DirectCounter);
+            if c.direct_table_id != 0 {
+                c.direct_table_id = self.object(Kind::Table, c.direct_table_id);
+            }
+        }
+        for m in &mut out.meters {
+            set(&mut m.preamble, Kind::Meter);
+        }
+        for m in &mut out.direct_meters {
+            set(&mut m.preamble, Kind::DirectMeter);
+            if m.direct_table_id != 0 {
+                m.direct_table_id = self.object(Kind::Table, m.direct_table_id);
+            }
+        }
+        for r in &mut out.registers {
+            set(&mut r.preamble, Kind::Register);
+        }
+        for v in &mut out.value_sets {
+            let old = set(&mut v.preamble, Kind::ValueSet);
+            for m in &mut v.r#match {
+                m.id = self.field(Kind::ValueSet, old, m.id);
+            }
+        }
+        for d in &mut out.digests {
+            set(&mut d.preamble, Kind::Digest);
+        }
+        for h in &mut out.controller_packet_metadata {
+            let old = set(&mut h.preamble, Kind::ControllerHeader);
+            for m in &mut h.metadata {
+                m.id = self.field(Kind::ControllerHeader, old, m.id);
+            }
+        }
+        out
+    }
+}
+
+/// Compares a (valid) pushed P4Info with the program's by names and
+/// shapes; on success, how the program's ids map to the pushed ones.
+///
+/// For each object of the program there must be one of the same kind and
+/// name in the P4Info, and none more, of the same shape:
+///
+/// - tables: match fields (name, bitwidth, match type, in order), the
+///   actions (by name, with their scope), the implementation (by action
+///   profile name), the direct resources (by name), the const default
+///   action (by name), the size, `is_const_table` and
+///   `idle_timeout_behavior`;
+/// - actions: parameters (name, bitwidth, in order);
+/// - action profiles: the tables (by name), `with_selector`, the size;
+/// - counters and meters: the unit (meters: and type), the size; direct
+///   counters and meters: the unit (type) and the table (by name);
+/// - registers: the size and the cell's width; digests: the widths of the
+///   struct's members; value sets: match fields and size;
+/// - controller headers: metadata (name, bitwidth, in order).
+///
+/// Sizes are compared where the program's is not 0; widths of fields,
+/// parameters and metadata with a `type_name` are not compared. Ids,
+/// annotations, aliases and documentation may differ.
+pub fn compare(pushed: &cfg::P4Info, program: &cfg::P4Info) -> Result<Renumbering, String> {
+    let (pi, ci) = (Index::build(program), Index::build(pushed));
+    let name_in = |index: &Index, kind: Kind, id: u32| -> Option<String> {
+        match index.by_id.get(&id) {
+            Some((k, n)) if *k == kind => Some(n.to_string()),
+            _ => None,
+        }
+    };
+    let mut r = Renumbering::default();
+
+    for (p, c) in pairs(&program.tables, &pushed.tables, |t| &t.preamble) {
+        let name = &pre(&p.preamble).name;
+        let c = c.ok_or_else(|| missing(Kind::Table, name))?;
+        let owner = format!("table {name}");
+        compare_seq(
+            &owner,
+            "match field",
+            &p.match_fields,
+            &c.match_fields,
+            same_match_field,
+            show_field,
+        )?;
+        // Actions, by name.
+        let refs = |index: &Index, t: &cfg::Table| -> BTreeMap<String, i32> {
+            t.action_refs
+                .iter()
+                .map(|a| {
+                    let n = name_in(index, Kind::Action, a.id).unwrap_or_else(|| "?".into());
+                    (n, a.scope)
+                })
+                .collect()
+        };
+        let (pr, cr) = (refs(&pi, p), refs(&ci, c));
+        for (a, scope) in &pr {
+            match cr.get(a) {
+                None => {
+                    return Err(format!(
+                        "{owner}: the program's table can run action {a}, the P4Info's does not list it"
+                    ));
+                }
+                Some(s) if s != scope => {
+                    return Err(format!(
+                        "{owner}: action {a} is {} in the program but {} in the P4Info",
+                        scope_name(*scope),
+                        scope_name(*s)
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+        if let Some(a) = cr.keys().find(|n| !pr.contains_key(*n)) {
+            return Err(format!(
+                "{owner}: the P4Info lists action {a}, which the program's table cannot run"
+            ));
+        }
+        let opt = |index: &Index, kind: Kind, id: u32| {
+            (id != 0).then(|| name_in(index, kind, id).unwrap_or_else(|| "?".into()))
+        };
+        let (pd, cd) = (
+            opt(&pi, Kind::Action, p.const_default_action_id),
+            opt(&ci, Kind::Action, c.const_default_action_id),
+        );
+        if pd != cd {
+            return Err(format!(
+                "{owner}: the const default action is {} in the program but {} in the P4Info",
+                show_opt(pd.as_deref()),
+                show_opt(cd.as_deref())
+            ));
+        }
+        let (pm, cm) = (
+            opt(&pi, Kind::ActionProfile, p.implementation_id),
+            opt(&ci, Kind::ActionProfile, c.implementation_id),
+        );
+        if pm != cm {
+            return Err(format!(
+                "{owner}: the implementation is {} in the program but {} in the P4Info",
+                show_opt(pm.as_deref()),
+                show_opt(cm.as_deref())
+            ));
+        }
+        let directs = |index: &Index, t: &cfg::Table| -> BTreeSet<String> {
+            t.direct_resource_ids
+                .iter()
+                .map(|id| match index.by_id.get(id) {
+                    Some((k, n)) => format!("{} {n}", k.noun()),
+                    None => format!("{id:#010x}"),
+                })
+                .collect()
+        };
+        let (pdr, cdr) = (directs(&pi, p), directs(&ci, c));
+        if pdr != cdr {
+            return Err(format!(
+                "{owner}: the direct resources are {} in the program but {} in the P4Info",
+                show_set(&pdr),
+                show_set(&cdr)
+            ));
+        }
+        compare_size(&owner, p.size, c.size)?;
+        if p.is_const_table != c.is_const_table {
+            let word = |b: bool| if b { "const" } else { "not const" };
+            return Err(format!(
+                "{owner}: the table is {} in the program but {} in the P4Info",
+                word(p.is_const_table),
+                word(c.is_const_table)
+            ));
+        }
+        if p.idle_timeout_behavior != c.idle_timeout_behavior {
+            let word = |b: i32| {
+                cfg::table::IdleTimeoutBehavior::try_from(b)
+                    .map_or_else(|_| format!("{b}"), |b| b.as_str_name().to_string())
+            };
+            return Err(format!(
+                "{owner}: idle_timeout_behavior is {} in the program but {} in the P4Info",
+                word(p.idle_timeout_behavior),
+                word(c.idle_timeout_behavior)
+            ));
+        }
+        r.pair(Kind::Table, &p.preamble, &c.preamble);
+        r.pair_fields(
+            Kind::Table,
+            pre(&p.preamble).id,
+            p.match_fields.iter().map(|m| m.id),
+            c.match_fields.iter().map(|m| m.id),
+        );
+    }
+    extra(Kind::Table, &program.tables, &pushed.tables, |t| {
+        &t.preamble
+    })?;
+
+    for (p, c) in pairs(&program.actions, &pushed.actions, |a| &a.preamble) {
+        let name = &pre(&p.preamble).name;
+        let c = c.ok_or_else(|| missing(Kind::Action, name))?;
+        compare_seq(
+            &format!("action {name}"),
+            "parameter",
+            &p.params,
+            &c.params,
+            |p, c| {
+                p.name == c.name
+                    && width_agrees(
+                        p.bitwidth,
+                        c.bitwidth,
+                        (p.type_name.as_ref(), c.type_name.as_ref()),
+                    )
+            },
+            show_param,
+        )?;
+        r.pair(Kind::Action, &p.preamble, &c.preamble);
+        r.pair_fields(
+            Kind::Action,
+            pre(&p.preamble).id,
+            p.params.iter().map(|x| x.id),
+            c.params.iter().map(|x| x.id),
+        );
+    }
+    extra(Kind::Action, &program.actions, &pushed.actions, |a| {
+        &a.preamble
+    })?;
+
+    for (p, c) in pairs(&program.action_profiles, &pushed.action_profiles, |a| {
+        &a.preamble
+    }) {
+        let name = &pre(&p.preamble).name;
+        let c = c.ok_or_else(|| missing(Kind::ActionProfile, name))?;
+        let owner = format!("action profile {name}");
+        let tables = |index: &Index, a: &cfg::ActionProfile| -> BTreeSet<String> {
+            a.table_ids
+                .iter()
+                .map(|&t| name_in(index, Kind::Table, t).unwrap_or_else(|| format!("{t:#010x}")))
+                .collect()
+        };
+        let (pt, ct) = (tables(&pi, p), tables(&ci, c));
+        if pt != ct {
+            return Err(format!(
+                "{owner}: its tables are {} in the program but {} in the P4Info",
+                show_set(&pt),
+                show_set(&ct)
+            ));
+        }
+        if p.with_selector != c.with_selector {
+            let word = |b: bool| if b { "a selector" } else { "not a selector" };
+            return Err(format!(
+                "{owner}: it is {} in the program but {} in the P4Info",
+                word(p.with_selector),
+                word(c.with_selector)
+            ));
+        }
+        compare_size(&owner, p.size, c.size)?;
+        r.pair(Kind::ActionProfile, &p.preamble, &c.preamble);
+    }
+    extra(
+        Kind::ActionProfile,
+        &program.action_profiles,
+        &pushed.action_profiles,
+        |a| &a.preamble,
+    )?;
+
+    for (p, c) in pairs(&program.counters, &pushed.counters, |x| &x.preamble) {
+        let name = &pre(&p.preamble).name;
+        let c = c.ok_or_else(|| missing(Kind::Counter, name))?;
+        let owner = format!("counter {name}");
+        let (pu, cu) = (counter_unit(&p.spec), counter_unit(&c.spec));
+        if pu != cu {
+            return Err(format!(
+                "{owner}: it counts {pu} in the program but {cu} in the P4Info"
+            ));
+        }
+        compare_size(&owner, p.size, c.size)?;
+        r.pair(Kind::Counter, &p.preamble, &c.preamble);
+    }
+    extra(Kind::Counter, &program.counters, &pushed.counters, |x| {
+        &x.preamble
+    })?;
+
+    let table_of = |index: &Index, id: u32| {
+        (id != 0).then(|| name_in(index, Kind::Table, id).unwrap_or_else(|| format!("{id:#010x}")))
+    };
+    for (p, c) in pairs(&program.direct_counters, &pushed.direct_counters, |x| {
+        &x.preamble
+    }) {
+        let name = &pre(&p.preamble).name;
+        let c = c.ok_or_else(|| missing(Kind::DirectCounter, name))?;
+        let owner = format!("direct counter {name}");
+        let (pu, cu) = (counter_unit(&p.spec), counter_unit(&c.spec));
+        if pu != cu {
+            return Err(format!(
+                "{owner}: it counts {pu} in the program but {cu} in the P4Info"
+            ));
+        }
+        same_table(
+            &owner,
+            table_of(&pi, p.direct_table_id),
+            table_of(&ci, c.direct_table_id),
+        )?;
+        r.pair(Kind::DirectCounter, &p.preamble, &c.preamble);
+    }
+    extra(
+        Kind::DirectCounter,
+        &program.direct_counters,
+        &pushed.direct_counters,
+        |x| &x.preamble,
+    )?;
+
+    for (p, c) in pairs(&program.meters, &pushed.meters, |x| &x.preamble) {
+        let name = &pre(&p.preamble).name;
+        let c = c.ok_or_else(|| missing(Kind::Meter, name))?;
+        let owner = format!("meter {name}");
+        let (ps, cs) = (meter_spec(&p.spec), meter_spec(&c.spec));
+        if ps != cs {
+            return Err(format!(
+                "{owner}: it is {ps} in the program but {cs} in the P4Info"
+            ));
+        }
+        compare_size(&owner, p.size, c.size)?;
+        r.pair(Kind::Meter, &p.preamble, &c.preamble);
+    }
+    extra(Kind::Meter, &program.meters, &pushed.meters, |x| {
+        &x.preamble
+    })?;
+
+    for (p, c) in pairs(&program.direct_meters, &pushed.direct_meters, |x| {
+        &x.preamble
+    }) {
+        let name = &pre(&p.preamble).name;
+        let c = c.ok_or_else(|| missing(Kind::DirectMeter, name))?;
+        let owner = format!("direct meter {name}");
+        let (ps, cs) = (meter_spec(&p.spec), meter_spec(&c.spec));
+        if ps != cs {
+            return Err(format!(
+                "{owner}: it is {ps} in the program but {cs} in the P4Info"
+            ));
+        }
+        same_table(
+            &owner,
+            table_of(&pi, p.direct_table_id),
+            table_of(&ci, c.direct_table_id),
+        )?;
+        r.pair(Kind::DirectMeter, &p.preamble, &c.preamble);
+    }
+    extra(
+        Kind::DirectMeter,
+        &program.direct_meters,
+        &pushed.direct_meters,
+        |x| &x.preamble,
+    )?;
+
+    for (p, c) in pairs(&program.registers, &pushed.registers, |x| &x.preamble) {
+        let name = &pre(&p.preamble).name;
+        let c = c.ok_or_else(|| missing(Kind::Register, name))?;
+        let owner = format!("register {name}");
+        let width = |r: &cfg::Register| {
+            crate::p4info::register_width(r)
+                .map_or_else(|| "no bit<W> type".to_string(), |w| format!("bit<{w}>"))
+        };
+        let (pw, cw) = (width(p), width(c));
+        if pw != cw {
+            return Err(format!(
+                "{owner}: its cells are {pw} in the program but {cw} in the P4Info"
+            ));
+        }
+        compare_size(&owner, i64::from(p.size), i64::from(c.size))?;
+        r.pair(Kind::Register, &p.preamble, &c.preamble);
+    }
+    extra(Kind::Register, &program.registers, &pushed.registers, |x| {
+        &x.preamble
+    })?;
+
+    for (p, c) in pairs(&program.value_sets, &pushed.value_sets, |x| &x.preamble) {
+        let name = &pre(&p.preamble).name;
+        let c = c.ok_or_else(|| missing(Kind::ValueSet, name))?;
+        let owner = format!("value set {name}");
+        compare_seq(
+            &owner,
+            "match field",
+            &p.r#match,
+            &c.r#match,
+            same_match_field,
+            show_field,
+        )?;
+        compare_size(&owner, i64::from(p.size), i64::from(c.size))?;
+        r.pair(Kind::ValueSet, &p.preamble, &c.preamble);
+        r.pair_fields(
+            Kind::ValueSet,
+            pre(&p.preamble).id,
+            p.r#match.iter().map(|m| m.id),
+            c.r#match.iter().map(|m| m.id),
+        );
+    }
+    extra(
+        Kind::ValueSet,
+        &program.value_sets,
+        &pushed.value_sets,
+        |x| &x.preamble,
+    )?;
+
+    for (p, c) in pairs(&program.digests, &pushed.digests, |x| &x.preamble) {
+        let name = &pre(&p.preamble).name;
+        let c = c.ok_or_else(|| missing(Kind::Digest, name))?;
+        let widths =
+            |info: &cfg::P4Info, d: &cfg::Digest| match crate::p4info::digest_fields(info, d) {
+                Some(w) => format!(
+                    "a struct of {}",
+                    w.iter()
+                        .map(|w| format!("bit<{w}>"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                None => "not described as a struct of bit<W> members".to_string(),
+            };
+        let (pw, cw) = (widths(program, p), widths(pushed, c));
+        if pw != cw {
+            return Err(format!(
+                "digest {name}: its data is {pw} in the program but {cw} in the P4Info"
+            ));
+        }
+        r.pair(Kind::Digest, &p.preamble, &c.preamble);
+    }
+    extra(Kind::Digest, &program.digests, &pushed.digests, |x| {
+        &x.preamble
+    })?;
+
+    for (p, c) in pairs(
+        &program.controller_packet_metadata,
+        &pushed.controller_packet_metadata,
+        |x| &x.preamble,
+    ) {
+        let name = &pre(&p.preamble).name;
+        let c = c.ok_or_else(|| missing(Kind::ControllerHeader, name))?;
+        compare_seq(
+            &format!("controller header {name}"),
+            "metadata field",
+            &p.metadata,
+            &c.metadata,
+            |p, c| {
+                p.name == c.name
+                    && width_agrees(
+                        p.bitwidth,
+                        c.bitwidth,
+                        (p.type_name.as_ref(), c.type_name.as_ref()),
+                    )
+            },
+            show_metadata,
+        )?;
+        r.pair(Kind::ControllerHeader, &p.preamble, &c.preamble);
+        r.pair_fields(
+            Kind::ControllerHeader,
+            pre(&p.preamble).id,
+            p.metadata.iter().map(|m| m.id),
+            c.metadata.iter().map(|m| m.id),
+        );
+    }
+    extra(
+        Kind::ControllerHeader,
+        &program.controller_packet_metadata,
+        &pushed.controller_packet_metadata,
+        |x| &x.preamble,
+    )?;
+    Ok(r)
+}
+
+/// Checks a pushed P4Info ([`validate`], then [`compare`] with the
+/// program's) and gives the P4Info the server runs the pipeline with: the
+/// program's with the pushed ids ([`Renumbering::apply`]). `Err` is the
+/// reason for an INVALID_ARGUMENT refusal.
+pub fn check(pushed: &cfg::P4Info, program: &cfg::P4Info) -> Result<cfg::P4Info, String> {
+    validate(pushed).map_err(|e| format!("it is not a valid P4Info: {e}"))?;
+    let r = compare(pushed, program)?;
+    Ok(r.apply(program))
+}
+
+/// A direct resource's table must be the same, by name, in both.
+fn same_table(owner: &str, program: Option<String>, pushed: Option<String>) -> Result<(), String> {
+    if program == pushed {
+        return Ok(());
+    }
+    Err(format!(
+        "{owner}: its table is {} in the program but {} in the P4Info",
+        show_opt(program.as_deref()),
+        show_opt(pushed.as_deref())
+    ))
+}
