@@ -32,12 +32,16 @@ const REFUSALS: Duration = Duration::from_secs(60);
 enum ClientLib {
     P4RuntimeShell,
     Finsy,
+    /// A client written as p4lang tutorials' `p4runtime_lib` is (plain
+    /// grpc stubs, ids looked up by name in the P4Info text file, PI's
+    /// `P4DeviceConfig` wrapper), in p4runtime-shell's venv.
+    Tutorials,
 }
 
 impl ClientLib {
     fn venv_var(self) -> &'static str {
         match self {
-            ClientLib::P4RuntimeShell => "JANUS_P4RT_SHELL_VENV",
+            ClientLib::P4RuntimeShell | ClientLib::Tutorials => "JANUS_P4RT_SHELL_VENV",
             ClientLib::Finsy => "JANUS_FINSY_VENV",
         }
     }
@@ -45,6 +49,7 @@ impl ClientLib {
     fn script(self) -> &'static str {
         match self {
             ClientLib::P4RuntimeShell => "p4rt_shell_session.py",
+            ClientLib::Tutorials => "tutorial_session.py",
             ClientLib::Finsy => "finsy_session.py",
         }
     }
@@ -188,6 +193,11 @@ fn p4runtime_shell_session_over_mtls() {
 #[test]
 fn p4runtime_shell_without_a_good_certificate_is_refused() {
     client_refusals(ClientLib::P4RuntimeShell);
+}
+
+#[test]
+fn a_tutorials_style_client_session_against_janus_ctrl_serve() {
+    client_session(ClientLib::Tutorials, Transport::Plaintext);
 }
 
 #[test]

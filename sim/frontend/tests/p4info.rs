@@ -815,3 +815,56 @@ V1Switch(P(), V(), I(), E(), C(), D()) main;
         "  new_types {\n    key: \"vrf_t\"\n    value {\n      translated_type {\n        uri: \"example.org/vrf\"\n        sdn_string {\n        }\n      }\n    }\n  }\n"
     ), "{text}");
 }
+
+/// Key names as p4c's `TableKeyNames` makes them: `h.isValid()` is
+/// `h.$valid$`, `a & b` keeps its operator, constants in their base with
+/// lower-case hex digits, slices and indices as written.
+#[test]
+fn key_names_are_p4cs() {
+    const SRC: &str = r#"
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> k; bit<16> w; }
+struct headers { h_t h; h_t[2] s; }
+struct metadata { }
+parser P(packet_in packet, out headers hdr, inout metadata meta, inout standard_metadata_t sm) {
+    state start { packet.extract(hdr.h); transition accept; }
+}
+control V(inout headers hdr, inout metadata meta) { apply { } }
+control I(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) {
+    table t {
+        key = {
+            hdr.h.isValid(): exact;
+            hdr.h.w & 0x0FF0: ternary;
+            hdr.h.w[7:0]: exact;
+            hdr.s[1].k: exact;
+            hdr.h.k: exact @name("renamed");
+        }
+        actions = { NoAction; }
+    }
+    apply { t.apply(); }
+}
+control E(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) { apply { } }
+control C(inout headers hdr, inout metadata meta) { apply { } }
+control D(packet_out packet, in headers hdr) { apply { } }
+V1Switch(P(), V(), I(), E(), C(), D()) main;
+"#;
+    let c = compile_source("keys.p4", SRC.into(), &Options::default());
+    assert!(!c.has_errors(), "{}", c.render(false));
+    let i = p4info::build(c.program().expect("program"));
+    let names: Vec<&str> = i.tables[0]
+        .match_fields
+        .iter()
+        .map(|m| m.name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "hdr.h.$valid$",
+            "hdr.h.w & 0xff0",
+            "hdr.h.w[7:0]",
+            "hdr.s[1].k",
+            "renamed"
+        ]
+    );
+}

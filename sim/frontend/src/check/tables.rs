@@ -623,8 +623,17 @@ fn key_name(e: &ast::Expr) -> String {
         K::Member(b, m) => format!("{}.{}", key_name(b), m.name),
         K::Index(b, i) => format!("{}[{}]", key_name(b), key_name(i)),
         K::Slice(b, h, l) => format!("{}[{}:{}]", key_name(b), key_name(h), key_name(l)),
-        K::Int(lit) => lit.value.to_string(),
-        K::Call { callee, args, .. } if args.is_empty() => format!("{}()", key_name(callee)),
+        K::Int(lit) => crate::pretty::int_lit_p4c(&crate::lexer::IntLit {
+            width: None,
+            ..lit.clone()
+        }),
+        // p4c's TableKeyNames: `h.isValid()` is `h.$valid$`, `a & b` keeps
+        // its operator.
+        K::Call { callee, args, .. } if args.is_empty() => match &callee.kind {
+            K::Member(b, m) if m.name == "isValid" => format!("{}.$valid$", key_name(b)),
+            _ => format!("{}()", key_name(callee)),
+        },
+        K::Binary(ast::BinOp::BitAnd, l, r) => format!("{} & {}", key_name(l), key_name(r)),
         _ => "key".to_string(),
     }
 }

@@ -200,7 +200,7 @@ fn token_text(t: &Token) -> String {
     match &t.kind {
         TokenKind::Ident(n) => n.clone(),
         TokenKind::Kw(k) => k.as_str().to_string(),
-        TokenKind::Int(lit) => crate::pretty::int_lit(lit),
+        TokenKind::Int(lit) => crate::pretty::int_lit_p4c(lit),
         TokenKind::Str(v) => format!("\"{}\"", source_text(v)),
         TokenKind::Punct(p) => p.as_str().to_string(),
         TokenKind::DontCare => "_".to_string(),

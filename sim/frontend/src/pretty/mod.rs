@@ -152,6 +152,16 @@ pub fn int_lit(l: &IntLit) -> String {
     s
 }
 
+/// An integer literal as p4c prints a constant (`Util::toString`): the
+/// width when it has one, the base's prefix, lower-case hex digits.
+pub fn int_lit_p4c(l: &IntLit) -> String {
+    let s = int_lit(l);
+    match l.base {
+        16 => s.to_lowercase(),
+        _ => s,
+    }
+}
+
 /// A string literal, quoted and escaped.
 pub fn string_lit(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
