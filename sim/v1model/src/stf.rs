@@ -529,14 +529,19 @@ fn build_entry(
 
 /// `written` names the key `full` exactly, or in one of the reference
 /// driver's spellings of the keys P4_14 programs get from p4c's translation:
-/// `f` for `f$`, `h` or `h.valid` for the validity key `h.$valid$`.
+/// `f` for `f$`, `h` or `h.valid` for the validity key `h.$valid$`; the
+/// expression `h.isValid()` names it too.
 fn key_is(written: &str, full: &str) -> bool {
+    let validity = full.strip_suffix(".$valid$");
     full == written
         || full.strip_suffix('$') == Some(written)
-        || full.strip_suffix(".$valid$") == Some(written)
-        || written
-            .strip_suffix(".valid")
-            .is_some_and(|h| full.strip_suffix(".$valid$") == Some(h))
+        || validity == Some(written)
+        || ["valid", "isValid()"].iter().any(|s| {
+            written
+                .strip_suffix(s)
+                .and_then(|h| h.strip_suffix('.'))
+                .is_some_and(|h| validity == Some(h))
+        })
 }
 
 /// `written` is a suffix of the key `full` on a `.` boundary (also before
@@ -613,6 +618,8 @@ mod tests {
     #[test]
     fn translated_key_spellings_resolve_as_the_reference_driver() {
         assert!(key_is("tcp.$valid$", "tcp.$valid$"));
+        assert!(key_is("hdr.tcp.isValid()", "hdr.tcp.$valid$"));
+        assert!(!key_is("hdr.udp.isValid()", "hdr.tcp.$valid$"));
         assert!(key_is("tcp.valid", "tcp.$valid$"));
         assert!(key_is("tcp", "tcp.$valid$"));
         assert!(key_is("meta.f", "meta.f$"));
