@@ -595,6 +595,27 @@ fn missing(kind: Kind, name: &str) -> String {
     )
 }
 
+/// Pairs each program object of `kind` with the pushed one of its name
+/// (refusing a missing one), checks each pair with `same` (given the
+/// object's name for messages), records the ids, then refuses a pushed
+/// object the program does not have.
+fn match_each<T>(
+    r: &mut Renumbering,
+    kind: Kind,
+    program: &[T],
+    pushed: &[T],
+    p: impl Fn(&T) -> &Option<cfg::Preamble> + Copy,
+    mut same: impl FnMut(&str, &T, &T) -> Result<(), String>,
+) -> Result<(), String> {
+    for (a, b) in pairs(program, pushed, p) {
+        let name = &pre(p(a)).name;
+        let b = b.ok_or_else(|| missing(kind, name))?;
+        same(&format!("{} {name}", kind.noun()), a, b)?;
+        r.pair(kind, p(a), p(b));
+    }
+    extra(kind, program, pushed, p)
+}
+
 /// The first pushed object of `kind` the program does not have.
 fn extra<T>(
     kind: Kind,
@@ -981,93 +1002,79 @@ pub fn compare(pushed: &cfg::P4Info, program: &cfg::P4Info) -> Result<Renumberin
         |a| &a.preamble,
     )?;
 
-    for (p, c) in pairs(&program.counters, &pushed.counters, |x| &x.preamble) {
-        let name = &pre(&p.preamble).name;
-        let c = c.ok_or_else(|| missing(Kind::Counter, name))?;
-        let owner = format!("counter {name}");
-        let (pu, cu) = (counter_unit(&p.spec), counter_unit(&c.spec));
-        if pu != cu {
-            return Err(format!(
-                "{owner}: it counts {pu} in the program but {cu} in the P4Info"
-            ));
+    let same_unit = |owner: &str, p: String, c: String, verb: &str| {
+        if p == c {
+            Ok(())
+        } else {
+            Err(format!(
+                "{owner}: it {verb} {p} in the program but {c} in the P4Info"
+            ))
         }
-        compare_size(&owner, p.size, c.size)?;
-        r.pair(Kind::Counter, &p.preamble, &c.preamble);
-    }
-    extra(Kind::Counter, &program.counters, &pushed.counters, |x| {
-        &x.preamble
-    })?;
-
+    };
+    match_each(
+        &mut r,
+        Kind::Counter,
+        &program.counters,
+        &pushed.counters,
+        |x| &x.preamble,
+        |owner, p, c| {
+            same_unit(
+                owner,
+                counter_unit(&p.spec),
+                counter_unit(&c.spec),
+                "counts",
+            )?;
+            compare_size(owner, p.size, c.size)
+        },
+    )?;
     let table_of = |index: &Index, id: u32| {
         (id != 0).then(|| name_in(index, Kind::Table, id).unwrap_or_else(|| format!("{id:#010x}")))
     };
-    for (p, c) in pairs(&program.direct_counters, &pushed.direct_counters, |x| {
-        &x.preamble
-    }) {
-        let name = &pre(&p.preamble).name;
-        let c = c.ok_or_else(|| missing(Kind::DirectCounter, name))?;
-        let owner = format!("direct counter {name}");
-        let (pu, cu) = (counter_unit(&p.spec), counter_unit(&c.spec));
-        if pu != cu {
-            return Err(format!(
-                "{owner}: it counts {pu} in the program but {cu} in the P4Info"
-            ));
-        }
-        same_table(
-            &owner,
-            table_of(&pi, p.direct_table_id),
-            table_of(&ci, c.direct_table_id),
-        )?;
-        r.pair(Kind::DirectCounter, &p.preamble, &c.preamble);
-    }
-    extra(
+    match_each(
+        &mut r,
         Kind::DirectCounter,
         &program.direct_counters,
         &pushed.direct_counters,
         |x| &x.preamble,
+        |owner, p, c| {
+            same_unit(
+                owner,
+                counter_unit(&p.spec),
+                counter_unit(&c.spec),
+                "counts",
+            )?;
+            same_table(
+                owner,
+                table_of(&pi, p.direct_table_id),
+                table_of(&ci, c.direct_table_id),
+            )
+        },
     )?;
-
-    for (p, c) in pairs(&program.meters, &pushed.meters, |x| &x.preamble) {
-        let name = &pre(&p.preamble).name;
-        let c = c.ok_or_else(|| missing(Kind::Meter, name))?;
-        let owner = format!("meter {name}");
-        let (ps, cs) = (meter_spec(&p.spec), meter_spec(&c.spec));
-        if ps != cs {
-            return Err(format!(
-                "{owner}: it is {ps} in the program but {cs} in the P4Info"
-            ));
-        }
-        compare_size(&owner, p.size, c.size)?;
-        r.pair(Kind::Meter, &p.preamble, &c.preamble);
-    }
-    extra(Kind::Meter, &program.meters, &pushed.meters, |x| {
-        &x.preamble
-    })?;
-
-    for (p, c) in pairs(&program.direct_meters, &pushed.direct_meters, |x| {
-        &x.preamble
-    }) {
-        let name = &pre(&p.preamble).name;
-        let c = c.ok_or_else(|| missing(Kind::DirectMeter, name))?;
-        let owner = format!("direct meter {name}");
-        let (ps, cs) = (meter_spec(&p.spec), meter_spec(&c.spec));
-        if ps != cs {
-            return Err(format!(
-                "{owner}: it is {ps} in the program but {cs} in the P4Info"
-            ));
-        }
-        same_table(
-            &owner,
-            table_of(&pi, p.direct_table_id),
-            table_of(&ci, c.direct_table_id),
-        )?;
-        r.pair(Kind::DirectMeter, &p.preamble, &c.preamble);
-    }
-    extra(
+    match_each(
+        &mut r,
+        Kind::Meter,
+        &program.meters,
+        &pushed.meters,
+        |x| &x.preamble,
+        |owner, p, c| {
+            same_unit(owner, meter_spec(&p.spec), meter_spec(&c.spec), "is")?;
+            compare_size(owner, p.size, c.size)
+        },
+    )?;
+    match_each(
+        &mut r,
         Kind::DirectMeter,
         &program.direct_meters,
         &pushed.direct_meters,
         |x| &x.preamble,
+        |owner, p, c| {
+            same_unit(owner, meter_spec(&p.spec), meter_spec(&c.spec), "is")?;
+            same_table(
+                owner,
+                table_of(&pi, p.direct_table_id),
+                table_of(&ci, c.direct_table_id),
+            )
+        },
     )?;
 
     for (p, c) in pairs(&program.registers, &pushed.registers, |x| &x.preamble) {

@@ -7,6 +7,7 @@ use super::annotations::{Annotations, Doc, Structured, StructuredValue};
 use super::types::{NewTypeRepr, TypeInfo, TypeSpec};
 use super::{ActionCall, P4Info, Param, Preamble};
 use crate::proto::{Message, Value};
+use std::collections::BTreeMap;
 
 /// The header p4c writes before the text of a P4Info.
 pub const HEADER: &str =
@@ -367,67 +368,57 @@ fn bitstring(t: &TypeSpec) -> Message {
     m
 }
 
+/// A map of named types whose entries are a list of `members` (field 1).
+fn members_map<T>(
+    types: &BTreeMap<String, Vec<T>>,
+    member: impl Fn(&T) -> Message,
+) -> Vec<(String, Message)> {
+    types
+        .iter()
+        .map(|(name, members)| {
+            let mut s = Message::new();
+            for m in members {
+                s.add_message(1, "members", member(m));
+            }
+            (name.clone(), s)
+        })
+        .collect()
+}
+
+/// A member named `name` with `value` (if any) as field 2.
+fn member(name: &str, value: Option<(&'static str, Message)>) -> Message {
+    let mut m = Message::new();
+    m.string(1, "name", name);
+    if let Some((field, v)) = value {
+        m.message(2, field, v);
+    }
+    m
+}
+
 fn type_info(ti: &TypeInfo) -> Message {
     let mut m = Message::new();
-    let structs = ti
-        .structs
-        .iter()
-        .map(|(name, members)| {
-            let mut s = Message::new();
-            for (f, spec) in members {
-                let mut mm = Message::new();
-                mm.string(1, "name", f.as_str());
-                mm.message(2, "type_spec", type_spec(spec));
-                s.add_message(1, "members", mm);
-            }
-            (name.clone(), s)
-        })
-        .collect();
-    m.string_map(1, "structs", structs);
-    let headers = ti
-        .headers
-        .iter()
-        .map(|(name, members)| {
-            let mut s = Message::new();
-            for (f, spec) in members {
-                let mut mm = Message::new();
-                mm.string(1, "name", f.as_str());
-                mm.message(2, "type_spec", bitstring(spec));
-                s.add_message(1, "members", mm);
-            }
-            (name.clone(), s)
-        })
-        .collect();
-    m.string_map(2, "headers", headers);
-    let unions = ti
-        .header_unions
-        .iter()
-        .map(|(name, members)| {
-            let mut s = Message::new();
-            for (f, header) in members {
-                let mut mm = Message::new();
-                mm.string(1, "name", f.as_str());
-                mm.message(2, "header", named(header));
-                s.add_message(1, "members", mm);
-            }
-            (name.clone(), s)
-        })
-        .collect();
-    m.string_map(3, "header_unions", unions);
-    let enums = ti
-        .enums
-        .iter()
-        .map(|(name, members)| {
-            let mut s = Message::new();
-            for member in members {
-                let mut mm = Message::new();
-                mm.string(1, "name", member.as_str());
-                s.add_message(1, "members", mm);
-            }
-            (name.clone(), s)
-        })
-        .collect();
-    m.string_map(4, "enums", enums);
+    m.string_map(
+        1,
+        "structs",
+        members_map(&ti.structs, |(f, spec)| {
+            member(f, Some(("type_spec", type_spec(spec))))
+        }),
+    );
+    m.string_map(
+        2,
+        "headers",
+        members_map(&ti.headers, |(f, spec)| {
+            member(f, Some(("type_spec", bitstring(spec))))
+        }),
+    );
+    m.string_map(
+        3,
+        "header_unions",
+        members_map(&ti.header_unions, |(f, header)| {
+            member(f, Some(("header", named(header))))
+        }),
+    );
+    m.string_map(4, "enums", members_map(&ti.enums, |e| member(e, None)));
     if let Some(errors) = &ti.error {
         let mut e = Message::new();
         e.strings(1, "members", errors.iter().cloned());
