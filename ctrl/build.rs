@@ -19,6 +19,7 @@ const ROOTS: &[&str] = &[
     "google/rpc/code.proto",
     "stratum/p4_role_config.proto",
     "janus/tenant_quota.proto",
+    "janus/translation.proto",
     "gnmi/gnmi.proto",
     "p4/tmp/p4config.proto",
 ];

@@ -927,3 +927,65 @@ fn demo_configures_the_tenants_over_p4runtime() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `janus ctrl serve --translations FILE` refuses a file it cannot parse
+/// before it listens, naming the file and line; and a file whose mapping
+/// does not fit the `--p4` program, naming the mapping.
+#[test]
+fn ctrl_serve_checks_its_translation_file() {
+    let dir = temp_dir("translations");
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "# ports\nport_t Ethernet1\n").unwrap();
+    // Exit code 2 and stderr of `janus ctrl serve` with `extra` options.
+    let refused = |extra: &[&str]| {
+        let mut args = vec!["ctrl", "serve", "--insecure", "--listen", "127.0.0.1:0"];
+        args.extend_from_slice(extra);
+        let res = janus(&args);
+        let stderr = String::from_utf8_lossy(&res.stderr).into_owned();
+        assert_eq!(res.status.code(), Some(2), "{stderr}");
+        stderr
+    };
+    let stderr = refused(&["--translations", bad.to_str().unwrap()]);
+    assert!(
+        stderr.contains("bad.txt: line 2: expected a type name or URI"),
+        "{stderr}"
+    );
+    let prog = dir.join("t.p4");
+    std::fs::write(
+        &prog,
+        r#"#include <core.p4>
+#include <v1model.p4>
+@p4runtime_translation("janus.test/port", string) type bit<9> port_t;
+header h_t { bit<8> f; }
+struct hs { h_t h; }
+struct m_t { }
+parser P(packet_in p, out hs h, inout m_t m, inout standard_metadata_t sm) { state start { p.extract(h.h); transition accept; } }
+control VC(inout hs h, inout m_t m) { apply { } }
+control I(inout hs h, inout m_t m, inout standard_metadata_t sm) {
+    action fwd(port_t port) { sm.egress_spec = (bit<9>) port; }
+    table t { key = { h.h.f: exact; } actions = { fwd; } }
+    apply { t.apply(); }
+}
+control E(inout hs h, inout m_t m, inout standard_metadata_t sm) { apply { } }
+control CC(inout hs h, inout m_t m) { apply { } }
+control D(packet_out p, in hs h) { apply { p.emit(h.h); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"#,
+    )
+    .unwrap();
+    let wide = dir.join("wide.txt");
+    std::fs::write(&wide, "janus.test/port \"Ethernet1\" 600\n").unwrap();
+    let stderr = refused(&[
+        "--p4",
+        prog.to_str().unwrap(),
+        "--translations",
+        wide.to_str().unwrap(),
+    ]);
+    assert!(
+        stderr.contains(
+            "translation file line 1: data-plane value 600 does not fit type port_t (bit<9>)"
+        ),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

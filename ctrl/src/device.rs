@@ -7,6 +7,7 @@
 
 use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
+use crate::translation::{Sdn, Tr};
 use janus_engine::table::{Entry, FieldMatch, MatchKind, TableError};
 use janus_engine::value::Bits;
 use janus_v1model::V1Switch;
@@ -57,6 +58,8 @@ pub enum PipelineError {
     Internal(String),
     #[error("the program's tenant annotations are wrong: {0}")]
     TenantPolicy(String),
+    #[error("the translation mappings do not fit the program: {0}")]
+    Translation(String),
 }
 
 impl PipelineError {
@@ -75,6 +78,8 @@ pub(crate) struct FieldMap {
     kind: MatchKind,
     width: u32,
     signed: bool,
+    /// The field's translated type, if it has one.
+    tr: Option<Tr>,
 }
 
 /// An action a table lists.
@@ -84,6 +89,8 @@ pub(crate) struct ActionMap {
     index: usize,
     /// (param id, width), in the action's parameter order.
     params: Vec<(u32, u32)>,
+    /// Each parameter's translated type, if it has one (same order).
+    param_tr: Vec<Option<Tr>>,
     /// `cfg::action_ref::Scope`.
     scope: i32,
     name: String,
@@ -113,6 +120,24 @@ impl TableMap {
     /// The position in the switch's key of the match field `id`.
     pub(crate) fn field_position(&self, id: u32) -> Option<usize> {
         self.fields.iter().position(|f| f.id == id)
+    }
+
+    /// The translated type of each key field (in the switch's key order).
+    pub(crate) fn field_trs(&self) -> impl Iterator<Item = &Option<Tr>> {
+        self.fields.iter().map(|f| &f.tr)
+    }
+
+    /// The translated type of each parameter of the action with P4Runtime
+    /// id `id` (empty for an action the table does not list).
+    pub(crate) fn param_trs_of(&self, id: u32) -> &[Option<Tr>] {
+        self.actions.get(&id).map_or(&[], |a| &a.param_tr)
+    }
+
+    /// The same, for the action at `index` of the switch table's list.
+    pub(crate) fn param_trs(&self, index: usize) -> &[Option<Tr>] {
+        self.action_ids
+            .get(index)
+            .map_or(&[], |id| self.param_trs_of(*id))
     }
 }
 
@@ -146,6 +171,8 @@ pub struct Pipeline {
     pub(crate) entry_data: crate::entry_data::EntryData,
     /// Tenant quotas of the tables shared between tenants.
     pub(crate) quotas: crate::quotas::Quotas,
+    /// The mappings of the translated types (`@p4runtime_translation`).
+    pub(crate) translations: crate::translation::Shared,
 }
 
 /// The first line of a Janus pipeline file.
@@ -419,19 +446,8 @@ fn json_object_keys(text: &str) -> Option<Vec<&str>> {
 /// Gives the controller header fields of `info` that have a `type_name`
 /// (translated types: the P4Info says their SDN width) the width they
 /// have in the program's header, which PacketOut and PacketIn metadata
-/// are packed by (values are not translated yet).
+/// are packed by (their values are mapped, `crate::translation`).
 fn data_plane_widths(info: &mut cfg::P4Info, program: &janus_p4::ir::Program) {
-    fn width(types: &janus_p4::types::TypeTable, ty: janus_p4::types::TyId, depth: u32) -> u32 {
-        use janus_p4::types::Ty;
-        match types.get(ty) {
-            Ty::Bits { width, .. } => *width,
-            Ty::Bool => 1,
-            _ if depth < 16 => types
-                .underlying(ty)
-                .map_or(0, |u| width(types, u, depth + 1)),
-            _ => 0,
-        }
-    }
     for h in &mut info.controller_packet_metadata {
         let name = h.preamble.as_ref().map_or("", |p| p.name.as_str());
         let Some(fields) = program
@@ -452,6 +468,32 @@ fn data_plane_widths(info: &mut cfg::P4Info, program: &janus_p4::ir::Program) {
             }
         }
     }
+}
+
+/// The width of a type on the wire (through serializable enums and new
+/// types); 0 for one without a fixed width.
+fn width(types: &janus_p4::types::TypeTable, ty: janus_p4::types::TyId, depth: u32) -> u32 {
+    use janus_p4::types::Ty;
+    match types.get(ty) {
+        Ty::Bits { width, .. } => *width,
+        Ty::Bool => 1,
+        _ if depth < 16 => types
+            .underlying(ty)
+            .map_or(0, |u| width(types, u, depth + 1)),
+        _ => 0,
+    }
+}
+
+/// The width of each new type (`type bit<W> T`) of the program, by name.
+fn new_type_widths(program: &janus_p4::ir::Program) -> HashMap<String, u32> {
+    use janus_p4::types::{Ty, TyId};
+    let types = &program.types;
+    (0..types.len() as u32)
+        .filter_map(|i| match types.get(TyId(i)) {
+            Ty::NewType { name, .. } => Some((name.clone(), width(types, TyId(i), 0))),
+            _ => None,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -521,6 +563,15 @@ impl Pipeline {
     /// server reads besides ids (widths, sizes, tenant annotations) is the
     /// program's.
     pub fn build(config: p4::ForwardingPipelineConfig) -> Result<Pipeline, PipelineError> {
+        Pipeline::build_with(config, &crate::translation::TranslationFile::default())
+    }
+
+    /// [`Pipeline::build`], with the operator's translation mappings
+    /// (`janus ctrl serve --translations`) pinned before anything else.
+    pub fn build_with(
+        config: p4::ForwardingPipelineConfig,
+        file: &crate::translation::TranslationFile,
+    ) -> Result<Pipeline, PipelineError> {
         let pushed = config
             .p4info
             .as_ref()
@@ -535,8 +586,15 @@ impl Pipeline {
             .map_err(PipelineError::P4InfoMismatch)?
             .apply(&own);
         data_plane_widths(&mut info, &program);
+        let widths = new_type_widths(&program);
+        let mut translations =
+            crate::translation::Translations::build(&info, |name| widths.get(name).copied())
+                .map_err(PipelineError::P4InfoMismatch)?;
+        translations
+            .pin_file(file)
+            .map_err(PipelineError::Translation)?;
         let switch = V1Switch::load(program)?;
-        Pipeline::map(config, switch, &info)
+        Pipeline::map(config, switch, &info, translations)
     }
 
     /// Maps the P4Info's ids onto the switch's tables, counters, meters,
@@ -548,8 +606,10 @@ impl Pipeline {
         config: p4::ForwardingPipelineConfig,
         switch: V1Switch,
         info: &cfg::P4Info,
+        translations: crate::translation::Translations,
     ) -> Result<Pipeline, PipelineError> {
         let internal = PipelineError::Internal;
+        let translations = std::sync::Arc::new(std::sync::Mutex::new(translations));
         let tenant_policy =
             crate::roles::TenantPolicy::from_p4info(info).map_err(PipelineError::TenantPolicy)?;
         let actions: HashMap<u32, &cfg::Action> = info
@@ -577,7 +637,7 @@ impl Pipeline {
             let mut fields = Vec::new();
             for ((m, k), spec) in t.match_fields.iter().zip(&tinfo.keys).zip(&state.keys) {
                 // A translated field's P4Info width is its SDN width; its
-                // values are taken at the data plane's (no translation yet).
+                // values are mapped to the data plane's (`crate::translation`).
                 let translated = m.type_name.as_ref().is_some_and(|t| !t.name.is_empty());
                 if (!translated && m.bitwidth as u32 != spec.width) || k.width != spec.width {
                     return Err(internal(format!("{}: width of {}", pre.name, m.name)));
@@ -587,6 +647,7 @@ impl Pipeline {
                     kind: spec.kind,
                     width: spec.width,
                     signed: spec.signed,
+                    tr: Tr::of(&translations, m.type_name.as_ref()),
                 });
             }
             let mut amap = HashMap::new();
@@ -619,11 +680,17 @@ impl Pipeline {
                     .map(|(p, w)| (p.id, *w))
                     .collect();
                 action_ids[index] = r.id;
+                let param_tr = a
+                    .params
+                    .iter()
+                    .map(|p| Tr::of(&translations, p.type_name.as_ref()))
+                    .collect();
                 amap.insert(
                     r.id,
                     ActionMap {
                         index,
                         params,
+                        param_tr,
                         scope: r.scope,
                         name: aname.to_string(),
                     },
@@ -653,10 +720,10 @@ impl Pipeline {
             );
             order.push(pre.id);
         }
-        let res = crate::resources::Resources::build(info, &switch);
+        let res = crate::resources::Resources::build(info, &switch, &translations);
         let meters = crate::meters::Meters::build(info);
         let profiles = crate::profiles::Profiles::build(info, &switch);
-        let digests = crate::digests::Digests::build(info);
+        let digests = crate::digests::Digests::build(info, &translations);
         let quotas = crate::quotas::Quotas::build(info, &tenant_policy, &tables)
             .map_err(PipelineError::TenantPolicy)?;
         Ok(Pipeline {
@@ -671,6 +738,7 @@ impl Pipeline {
             tenant_policy,
             entry_data: Default::default(),
             quotas,
+            translations,
         })
     }
 
@@ -685,8 +753,29 @@ impl Pipeline {
         self.table(id).map(|t| t.name.as_str())
     }
 
-    /// Applies one update of a Write batch.
+    /// Applies one update of a Write batch. An update that fails leaves
+    /// no trace, translation mappings included.
     pub fn apply(&mut self, update: &p4::Update) -> Result<(), RpcError> {
+        let mark = crate::translation::lock(&self.translations).begin();
+        let mut result = self.apply_update(update);
+        // A translated type found full: take back the values nothing
+        // holds any more and try once more. Not inside an all-or-nothing
+        // batch, whose rollback could not give back values taken so.
+        let (full, nested) = {
+            let mut tr = crate::translation::lock(&self.translations);
+            (tr.take_exhausted(), tr.nested())
+        };
+        if let (Err(_), Some(ty), false) = (&result, full, nested)
+            && self.reclaim(ty) > 0
+        {
+            result = self.apply_update(update);
+            crate::translation::lock(&self.translations).take_exhausted();
+        }
+        crate::translation::lock(&self.translations).end(mark, result.is_ok());
+        result
+    }
+
+    fn apply_update(&mut self, update: &p4::Update) -> Result<(), RpcError> {
         use p4::entity::Entity as E;
         use p4::update::Type;
         let kind = Type::try_from(update.r#type)
@@ -711,6 +800,11 @@ impl Pipeline {
             E::ValueSetEntry(v) => self.write_value_set(kind, v),
             E::DigestEntry(d) => self.write_digest(kind, d),
             E::DirectCounterEntry(d) => self.write_direct_counter(kind, d),
+            E::ExternEntry(x)
+                if x.extern_type_id == crate::translation::TRANSLATION_EXTERN_TYPE =>
+            {
+                self.write_translation(kind, x)
+            }
             E::ExternEntry(x) => self.write_extern(kind, x),
         }
     }
@@ -731,7 +825,7 @@ impl Pipeline {
                 format!("table {} is const: its entries cannot be changed", t.name),
             ));
         }
-        let key = key_of(&t, te)?;
+        let key = key_of(&t, te, kind == Type::Insert)?;
         let priority = i64::from(te.priority);
         let table_error = |e: TableError| match e {
             TableError::Duplicate => RpcError::new(
@@ -765,6 +859,7 @@ impl Pipeline {
                         priority,
                     )?),
                     None => {
+                        self.refuse_group_action(&t, te.action.as_ref())?;
                         let (action, args) = action_of(&t, te.action.as_ref(), false)?;
                         EntryTarget::Direct(action, args)
                     }
@@ -864,7 +959,10 @@ impl Pipeline {
         let default = match te.action.as_ref() {
             // MODIFY without an action restores the program's default.
             None => t.initial_default.clone(),
-            Some(a) => Some(action_of(t, Some(a), true)?),
+            Some(a) => {
+                self.refuse_group_action(t, Some(a))?;
+                Some(action_of(t, Some(a), true)?)
+            }
         };
         let state = self
             .switch
@@ -902,7 +1000,12 @@ impl Pipeline {
             let wanted = if filter.r#match.is_empty() {
                 None
             } else {
-                Some(key_of(t, filter)?)
+                match key_of(t, filter, false) {
+                    Ok(key) => Some(key),
+                    // A translated value with no mapping: no entry holds it.
+                    Err(e) if e.code == Code::NotFound => continue,
+                    Err(e) => return Err(e),
+                }
             };
             // Direct counter data, when the filter asks for it and the
             // table has a direct counter.
@@ -985,6 +1088,16 @@ impl Pipeline {
             Some(E::ActionProfileGroup(f)) => self.read_profile_groups(f)?,
             Some(E::ValueSetEntry(f)) => self.read_value_sets(f)?,
             Some(E::DigestEntry(f)) => self.read_digests(f)?,
+            Some(E::ExternEntry(f))
+                if f.extern_type_id == crate::translation::TRANSLATION_EXTERN_TYPE =>
+            {
+                self.read_translations(f)?
+            }
+            Some(E::ExternEntry(f)) if f.extern_type_id == 0 => {
+                let mut all = self.read_externs(f)?;
+                all.extend(self.read_translations(f)?);
+                all
+            }
             Some(E::ExternEntry(f)) => self.read_externs(f)?,
             None => return Err(invalid("an empty entity")),
         })
@@ -1055,6 +1168,15 @@ fn entry_to_proto(
     use p4::table_action::Type as A;
     let mut fields = Vec::new();
     for (f, m) in t.fields.iter().zip(&e.key) {
+        if let Some(tr) = &f.tr
+            && let Some(ty) = translated_proto(f, tr, m)
+        {
+            fields.push(p4::FieldMatch {
+                field_id: f.id,
+                field_match_type: Some(ty),
+            });
+            continue;
+        }
         let ty = match m {
             FieldMatch::Exact(v) => Some(F::Exact(Exact { value: to_bytes(v) })),
             FieldMatch::Lpm { len: 0, .. } => None,
@@ -1106,18 +1228,70 @@ fn entry_to_proto(
     }
 }
 
+/// A match on a translated field as the controller wrote it (see
+/// [`translated_match`]); `None` for a don't-care, or a match that is not
+/// de facto exact (the program's own entries), which is written as it is.
+fn translated_proto(
+    f: &FieldMap,
+    tr: &Tr,
+    m: &FieldMatch,
+) -> Option<p4::field_match::FieldMatchType> {
+    use p4::field_match::{Exact, FieldMatchType as F, Lpm, Optional, Range, Ternary};
+    let full = Bits::zero(f.width, f.signed).not();
+    let sdn_ones = match tr.sdn() {
+        Sdn::Bits(w) => to_bytes(&Bits::zero(w, false).not()),
+        Sdn::String => Vec::new(),
+    };
+    match m {
+        FieldMatch::Exact(v) => Some(F::Exact(Exact {
+            value: tr.to_sdn(v),
+        })),
+        FieldMatch::Optional(Some(v)) => Some(F::Optional(Optional {
+            value: tr.to_sdn(v),
+        })),
+        FieldMatch::Lpm { value, len } if *len == f.width => {
+            let Sdn::Bits(w) = tr.sdn() else { return None };
+            Some(F::Lpm(Lpm {
+                value: tr.to_sdn(value),
+                prefix_len: w as i32,
+            }))
+        }
+        FieldMatch::Ternary { value, mask } if *mask == full && !sdn_ones.is_empty() => {
+            Some(F::Ternary(Ternary {
+                value: tr.to_sdn(value),
+                mask: sdn_ones,
+            }))
+        }
+        FieldMatch::Range { lo, hi } if lo == hi => {
+            let v = tr.to_sdn(lo);
+            Some(F::Range(Range {
+                low: v.clone(),
+                high: v,
+            }))
+        }
+        _ => None,
+    }
+}
+
 pub(crate) fn table_action(t: &TableMap, index: usize, args: &[Bits]) -> p4::TableAction {
     let id = t.action_ids.get(index).copied().unwrap_or(0);
-    let params = t.actions.get(&id).map_or(&[][..], |a| &a.params[..]);
+    let (params, trs) = t
+        .actions
+        .get(&id)
+        .map_or((&[][..], &[][..]), |a| (&a.params[..], &a.param_tr[..]));
     p4::TableAction {
         r#type: Some(p4::table_action::Type::Action(p4::Action {
             action_id: id,
             params: params
                 .iter()
                 .zip(args)
-                .map(|(&(pid, _), v)| p4::action::Param {
+                .enumerate()
+                .map(|(i, (&(pid, _), v))| p4::action::Param {
                     param_id: pid,
-                    value: to_bytes(v),
+                    value: match trs.get(i).and_then(Option::as_ref) {
+                        Some(tr) => tr.to_sdn(v),
+                        None => to_bytes(v),
+                    },
                 })
                 .collect(),
         })),
@@ -1164,8 +1338,15 @@ pub fn from_bytes(b: &[u8], width: u32, signed: bool, what: &str) -> Result<Bits
 }
 
 /// The engine key of an entry: one field per key of the table, don't-care
-/// for the omitted ternary, LPM, range and optional fields.
-pub(crate) fn key_of(t: &TableMap, te: &p4::TableEntry) -> Result<Vec<FieldMatch>, RpcError> {
+/// for the omitted ternary, LPM, range and optional fields. Values of
+/// translated fields are mapped to the data plane's; with `allocate` (an
+/// INSERT) an SDN value without a mapping gets one, else it is NOT_FOUND
+/// (no entry can hold it).
+pub(crate) fn key_of(
+    t: &TableMap,
+    te: &p4::TableEntry,
+    allocate: bool,
+) -> Result<Vec<FieldMatch>, RpcError> {
     use p4::field_match::FieldMatchType as F;
     let mut key: Vec<Option<FieldMatch>> = vec![None; t.fields.len()];
     for m in &te.r#match {
@@ -1182,6 +1363,10 @@ pub(crate) fn key_of(t: &TableMap, te: &p4::TableEntry) -> Result<Vec<FieldMatch
         }
         let f = &t.fields[pos];
         let what = format!("{} field {}", t.name, f.id);
+        if let Some(tr) = &f.tr {
+            key[pos] = Some(translated_match(f, tr, m, allocate, &what)?);
+            continue;
+        }
         let val = |b: &[u8]| from_bytes(b, f.width, f.signed, &what);
         let fm = match (f.kind, m.field_match_type.as_ref()) {
             (MatchKind::Exact, Some(F::Exact(x))) => FieldMatch::Exact(val(&x.value)?),
@@ -1284,6 +1469,75 @@ pub(crate) fn key_of(t: &TableMap, te: &p4::TableEntry) -> Result<Vec<FieldMatch
         })
 }
 
+/// The match on a field of a translated type: exact and optional values
+/// mapped, other kinds only when they are de facto exact (a full prefix,
+/// an all-ones mask, a range of one value; P4Runtime 1.5 §17.1.3).
+fn translated_match(
+    f: &FieldMap,
+    tr: &Tr,
+    m: &p4::FieldMatch,
+    allocate: bool,
+    what: &str,
+) -> Result<FieldMatch, RpcError> {
+    use p4::field_match::FieldMatchType as F;
+    let sdn_width = match tr.sdn() {
+        Sdn::Bits(w) => Some(w),
+        Sdn::String => None,
+    };
+    let all_ones = |mask: &[u8], w: u32| {
+        from_bytes(mask, w, false, what).is_ok_and(|m| m == Bits::zero(w, false).not())
+    };
+    let canonical = |b: &[u8]| -> Vec<u8> {
+        let first = b.iter().position(|&x| x != 0).unwrap_or(b.len());
+        b[first..].to_vec()
+    };
+    let value: &[u8] = match (f.kind, m.field_match_type.as_ref()) {
+        (MatchKind::Exact, Some(F::Exact(x))) => &x.value,
+        (MatchKind::Optional, Some(F::Optional(x))) => &x.value,
+        (MatchKind::Lpm, Some(F::Lpm(x)))
+            if sdn_width.is_some_and(|w| x.prefix_len == w as i32) =>
+        {
+            &x.value
+        }
+        (MatchKind::Ternary, Some(F::Ternary(x)))
+            if sdn_width.is_some_and(|w| all_ones(&x.mask, w)) =>
+        {
+            &x.value
+        }
+        (MatchKind::Range, Some(F::Range(x)))
+            if !x.low.is_empty() && canonical(&x.low) == canonical(&x.high) =>
+        {
+            &x.low
+        }
+        (kind @ (MatchKind::Lpm | MatchKind::Ternary | MatchKind::Range), Some(_)) => {
+            return Err(invalid(format!(
+                "{what}: its type {} is translated, so a {kind:?} match on it must be exact \
+                 (a full prefix, an all-ones mask or a one-value range of the SDN value), \
+                 or omitted for a don't-care",
+                tr.name()
+            )));
+        }
+        (kind, _) => return Err(invalid(format!("{what}: not a {kind:?} match"))),
+    };
+    let v = tr.to_dp(value, allocate, what)?;
+    Ok(match f.kind {
+        MatchKind::Exact => FieldMatch::Exact(v),
+        MatchKind::Optional => FieldMatch::Optional(Some(v)),
+        MatchKind::Lpm => FieldMatch::Lpm {
+            value: v,
+            len: f.width,
+        },
+        MatchKind::Ternary => FieldMatch::Ternary {
+            value: v,
+            mask: Bits::zero(f.width, f.signed).not(),
+        },
+        MatchKind::Range => FieldMatch::Range {
+            lo: v.clone(),
+            hi: v,
+        },
+    })
+}
+
 /// The action index and arguments of a direct action.
 pub(crate) fn action_of(
     t: &TableMap,
@@ -1357,7 +1611,10 @@ pub(crate) fn action_of(
             )));
         }
         let what = format!("{} parameter {}", m.name, p.param_id);
-        args[pos] = Some(from_bytes(&p.value, m.params[pos].1, false, &what)?);
+        args[pos] = Some(match &m.param_tr[pos] {
+            Some(tr) => tr.to_dp(&p.value, true, &what)?,
+            None => from_bytes(&p.value, m.params[pos].1, false, &what)?,
+        });
     }
     let args = args
         .into_iter()

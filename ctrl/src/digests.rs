@@ -24,6 +24,7 @@
 use crate::device::{Pipeline, RpcError};
 use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
+use crate::translation::Tr;
 use std::collections::{BTreeMap, HashMap};
 use tonic::Code;
 
@@ -34,8 +35,8 @@ fn invalid(message: impl Into<String>) -> RpcError {
 /// Digest formats, configs and the lists waiting for an ack.
 #[derive(Debug, Default)]
 pub struct Digests {
-    /// Digest id -> field widths.
-    formats: BTreeMap<u32, Vec<u32>>,
+    /// Digest id -> each field's width and translated type.
+    formats: BTreeMap<u32, Vec<(u32, Option<Tr>)>>,
     configs: BTreeMap<u32, p4::digest_entry::Config>,
     next_list: u64,
     /// (digest id, data) -> (list id, until when it is not resent, µs on
@@ -44,13 +45,26 @@ pub struct Digests {
 }
 
 impl Digests {
-    pub(crate) fn build(info: &cfg::P4Info) -> Digests {
+    pub(crate) fn build(info: &cfg::P4Info, translations: &crate::translation::Shared) -> Digests {
+        use crate::p4info::DigestField;
         let mut d = Digests::default();
         for x in &info.digests {
             let id = x.preamble.as_ref().map_or(0, |p| p.id);
-            match crate::p4info::digest_fields(info, x) {
-                Some(widths) => {
-                    d.formats.insert(id, widths);
+            let format = crate::p4info::digest_fields(info, x).and_then(|fields| {
+                fields
+                    .into_iter()
+                    .map(|f| match f {
+                        DigestField::Bits(w) => Some((w, None)),
+                        DigestField::Translated(name) => {
+                            let tr = Tr::of(translations, Some(&cfg::P4NamedType { name }))?;
+                            Some((tr.dp_width(), Some(tr)))
+                        }
+                    })
+                    .collect::<Option<Vec<_>>>()
+            });
+            match format {
+                Some(format) => {
+                    d.formats.insert(id, format);
                 }
                 None => tracing::warn!(
                     digest = id,
@@ -66,7 +80,7 @@ impl Digests {
         let mut it = self
             .formats
             .iter()
-            .filter(|(_, w)| (w.iter().sum::<u32>() as usize).div_ceil(8) == len);
+            .filter(|(_, f)| (f.iter().map(|(w, _)| w).sum::<u32>() as usize).div_ceil(8) == len);
         match (it.next(), it.next()) {
             (Some((id, _)), None) => Some(*id),
             _ => None,
@@ -179,15 +193,19 @@ impl Pipeline {
             }
             self.digests.next_list += 1;
             let list_id = self.digests.next_list;
-            let widths = &self.digests.formats[&id];
+            let format = &self.digests.formats[&id];
             let mut at = 0;
-            let members = widths
+            let members = format
                 .iter()
-                .map(|&w| {
-                    let v = crate::resources::unpack(&key.1, at, w);
+                .map(|(w, tr)| {
+                    let v = crate::resources::unpack(&key.1, at, *w);
                     at += w;
+                    let value = match tr {
+                        Some(tr) => tr.to_sdn(&v),
+                        None => crate::device::to_bytes(&v),
+                    };
                     p4::P4Data {
-                        data: Some(p4::p4_data::Data::Bitstring(crate::device::to_bytes(&v))),
+                        data: Some(p4::p4_data::Data::Bitstring(value)),
                     }
                 })
                 .collect();

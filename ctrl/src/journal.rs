@@ -1168,6 +1168,16 @@ impl Journal {
     /// config, then the snapshot and every batch, each update of which
     /// must apply.
     pub fn replay(&self, contents: Contents) -> Result<Option<Pipeline>, JournalError> {
+        self.replay_with(contents, &crate::translation::TranslationFile::default())
+    }
+
+    /// [`Journal::replay`], the pipeline built with the operator's
+    /// translation mappings ([`Pipeline::build_with`]).
+    pub fn replay_with(
+        &self,
+        contents: Contents,
+        file: &crate::translation::TranslationFile,
+    ) -> Result<Option<Pipeline>, JournalError> {
         let path = self.path();
         let mut records = contents.records.into_iter();
         let Some(first) = records.next() else {
@@ -1183,7 +1193,7 @@ impl Journal {
         let Body::Pipeline(config) = &first.body else {
             return Err(replay(&first, "record 0 is not the pipeline".into()));
         };
-        let mut pipeline = Pipeline::build((**config).clone())
+        let mut pipeline = Pipeline::build_with((**config).clone(), file)
             .map_err(|e| replay(&first, format!("the pipeline: {e}")))?;
         for r in records {
             for (i, u) in r.updates().iter().enumerate() {

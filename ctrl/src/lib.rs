@@ -1,6 +1,6 @@
 //! Janus control plane: P4Runtime over gRPC, tenants, authentication and isolation.
 //!
-//! The wire contract is the P4Runtime 1.5 protobuf schema, written for
+//! The wire contract is the P4Runtime 1.6 protobuf schema, written for
 //! Janus from the specification (`ctrl/proto/`), compiled at build time
 //! without `protoc` and exposed as [`proto`]. [`server`] is the P4Runtime
 //! service over the v1model behavioural model; [`device`] holds a committed
@@ -46,6 +46,7 @@ pub mod quotas;
 pub mod resources;
 pub mod roles;
 pub mod server;
+pub mod translation;
 pub mod undo;
 
 pub mod proto {
@@ -54,7 +55,7 @@ pub mod proto {
     include!(concat!(env!("OUT_DIR"), "/janus_p4runtime.rs"));
 
     /// The P4Runtime specification version this schema follows.
-    pub const P4RUNTIME_API_VERSION: &str = "1.5.0";
+    pub const P4RUNTIME_API_VERSION: &str = "1.6.0";
 
     /// The compiled schema as an encoded `google.protobuf.FileDescriptorSet`
     /// (every file of `ctrl/proto/` plus the well-known types they import,

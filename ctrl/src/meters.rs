@@ -230,7 +230,7 @@ impl Pipeline {
         }
         no_counter_data(e.counter_data.as_ref(), "direct meter")?;
         let t = self.table(te.table_id)?.clone();
-        let key = key_of(&t, te)?;
+        let key = key_of(&t, te, false)?;
         self.set_direct_meter(&t, &key, i64::from(te.priority), e.config.as_ref())
     }
 

@@ -24,8 +24,8 @@
 //!    parameters and metadata with a `type_name` (translated types,
 //!    `@p4runtime_translation`) may have another bitwidth than the
 //!    program's (their SDN width, 0 for SDN strings): they are accepted for
-//!    their name; the server still takes their values at the program's
-//!    width (translation is not done yet).
+//!    their name; the server maps their values to the program's width
+//!    (`crate::translation`).
 //! 3. The P4Info the server runs with: the program's, renumbered with the
 //!    pushed P4Info's ids ([`Renumbering::apply`]). Everything the server
 //!    reads from a P4Info besides ids (widths, sizes, units, the tenant
@@ -538,6 +538,48 @@ fn show_metadata(m: &cfg::controller_packet_metadata::Metadata) -> String {
     )
 }
 
+/// Whether an action ref the program scopes `program` may be `pushed` in
+/// the P4Info: GROUP_ACTION (P4Runtime 1.6, p4runtime#594 and #604: an
+/// action usable only as a one-shot set's `group_action`) for an action
+/// the program lets be used anywhere (TABLE_AND_DEFAULT). No P4 program
+/// states that scope (p4c has no annotation for it, and neither does
+/// Janus's front end), so it is the controller's P4Info that makes an
+/// action a group action.
+fn narrows_to_group_action(program: i32, pushed: i32) -> bool {
+    use cfg::action_ref::Scope;
+    program == Scope::TableAndDefault as i32 && pushed == Scope::GroupAction as i32
+}
+
+/// The actions (program ids) of the program's table `p` that the pushed
+/// P4Info (its table's action scopes by name, `pushed`) makes
+/// GROUP_ACTION. A group action cannot be the table's default action, so
+/// one that the program makes the const or initial default is refused.
+fn group_action_refs(
+    owner: &str,
+    p: &cfg::Table,
+    pushed: &BTreeMap<String, i32>,
+    name_of: impl Fn(u32) -> Option<String>,
+) -> Result<Vec<u32>, String> {
+    let mut out = Vec::new();
+    for a in &p.action_refs {
+        let Some(name) = name_of(a.id) else { continue };
+        let Some(&scope) = pushed.get(&name) else {
+            continue;
+        };
+        if scope == a.scope || !narrows_to_group_action(a.scope, scope) {
+            continue;
+        }
+        let initial = p.initial_default_action.as_ref().map(|c| c.action_id);
+        if p.const_default_action_id == a.id || initial == Some(a.id) {
+            return Err(format!(
+                "{owner}: action {name} is GROUP_ACTION in the P4Info, but the program makes it the table's default action, which a group action cannot be"
+            ));
+        }
+        out.push(a.id);
+    }
+    Ok(out)
+}
+
 fn scope_name(s: i32) -> String {
     cfg::action_ref::Scope::try_from(s)
         .map_or_else(|_| format!("scope {s}"), |s| s.as_str_name().to_string())
@@ -655,6 +697,9 @@ fn compare_size(owner: &str, program: i64, pushed: i64) -> Result<(), String> {
 pub struct Renumbering {
     ids: HashMap<(Kind, u32), u32>,
     sub: HashMap<(Kind, u32, u32), u32>,
+    /// (table, action), in the program's ids: action refs the pushed
+    /// P4Info makes GROUP_ACTION ([`group_action_refs`]).
+    group_actions: BTreeSet<(u32, u32)>,
 }
 
 impl Renumbering {
@@ -697,7 +742,9 @@ impl Renumbering {
 
     /// `program` with every id replaced by the pushed P4Info's: preambles,
     /// references, match field, parameter and metadata ids. Everything
-    /// else (names, widths, sizes, annotations, types) stays the program's.
+    /// else (names, widths, sizes, annotations, types) stays the program's,
+    /// but for the action refs the pushed P4Info scopes GROUP_ACTION
+    /// (which no program's P4Info states: see [`group_action_refs`]).
     pub fn apply(&self, program: &cfg::P4Info) -> cfg::P4Info {
         let mut out = program.clone();
         let set = |p: &mut Option<cfg::Preamble>, kind: Kind| -> u32 {
@@ -712,6 +759,9 @@ impl Renumbering {
                 m.id = self.field(Kind::Table, old, m.id);
             }
             for r in &mut t.action_refs {
+                if self.group_actions.contains(&(old, r.id)) {
+                    r.scope = cfg::action_ref::Scope::GroupAction as i32;
+                }
                 r.id = self.object(Kind::Action, r.id);
             }
             if t.const_default_action_id != 0 {
@@ -790,7 +840,9 @@ impl Renumbering {
 /// name in the P4Info, and none more, of the same shape:
 ///
 /// - tables: match fields (name, bitwidth, match type, in order), the
-///   actions (by name, with their scope), the implementation (by action
+///   actions (by name, with their scope; one the program scopes
+///   TABLE_AND_DEFAULT may be GROUP_ACTION in the P4Info, unless the
+///   program makes it the table's default), the implementation (by action
 ///   profile name), the direct resources (by name), the const default
 ///   action (by name), the size, `is_const_table` and
 ///   `idle_timeout_behavior`;
@@ -845,7 +897,7 @@ pub fn compare(pushed: &cfg::P4Info, program: &cfg::P4Info) -> Result<Renumberin
                         "{owner}: the program's table can run action {a}, the P4Info's does not list it"
                     ));
                 }
-                Some(s) if s != scope => {
+                Some(s) if s != scope && !narrows_to_group_action(*scope, *s) => {
                     return Err(format!(
                         "{owner}: action {a} is {} in the program but {} in the P4Info",
                         scope_name(*scope),
@@ -859,6 +911,9 @@ pub fn compare(pushed: &cfg::P4Info, program: &cfg::P4Info) -> Result<Renumberin
             return Err(format!(
                 "{owner}: the P4Info lists action {a}, which the program's table cannot run"
             ));
+        }
+        for action in group_action_refs(&owner, p, &cr, |id| name_in(&pi, Kind::Action, id))? {
+            r.group_actions.insert((pre(&p.preamble).id, action));
         }
         let opt = |index: &Index, kind: Kind, id: u32| {
             (id != 0).then(|| name_in(index, kind, id).unwrap_or_else(|| "?".into()))
@@ -1134,11 +1189,11 @@ pub fn compare(pushed: &cfg::P4Info, program: &cfg::P4Info) -> Result<Renumberin
                 Some(w) => format!(
                     "a struct of {}",
                     w.iter()
-                        .map(|w| format!("bit<{w}>"))
+                        .map(|w| w.to_string())
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
-                None => "not described as a struct of bit<W> members".to_string(),
+                None => "not described as a struct of fixed-width members".to_string(),
             };
         let (pw, cw) = (widths(program, p), widths(pushed, c));
         if pw != cw {

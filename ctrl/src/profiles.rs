@@ -35,6 +35,15 @@
 //! way round, is INVALID_ARGUMENT, and so is a member or group id in an
 //! entry of a table annotated `@oneshot`.
 //!
+//! A one-shot set may name a group action (`group_action`, P4Runtime 1.6):
+//! one of the table's actions whose P4Info scope is GROUP_ACTION, which
+//! every hit of the set's group runs before the action the selector picks
+//! (the engine's [`ActionProfile::group_action`]). It is kept and read
+//! back with the set, and is no member (it takes no room, weighs nothing).
+//! A GROUP_ACTION action is refused anywhere else (as a set's member
+//! action, an ActionProfileMember's action: [`Pipeline::refuse_group_action`]),
+//! and any other action as a group action: INVALID_ARGUMENT.
+//!
 //! A value set's members replace the old ones at each MODIFY (the only
 //! update a ValueSetEntry takes). The P4Info gives every field as EXACT;
 //! as the model matches members ternary, a TERNARY field match (value and
@@ -288,10 +297,30 @@ pub struct Profiles {
     styles: BTreeMap<u32, Styles>,
     /// Tables annotated `@oneshot`: one-shot action sets only.
     oneshot_tables: BTreeSet<u32>,
+    /// (table, action) of the action refs scoped GROUP_ACTION, with the
+    /// action's name: one-shot sets' group actions, and nothing else.
+    group_actions: BTreeMap<(u32, u32), String>,
     value_sets: BTreeMap<u32, ValueSetMap>,
 }
 
 impl Profiles {
+    /// Every action the members and one-shot action sets hold, as written,
+    /// with its profile's id.
+    pub(crate) fn written_actions(&self) -> impl Iterator<Item = (u32, &p4::Action)> {
+        let members = self
+            .members
+            .iter()
+            .filter_map(|((p, _), m)| Some((*p, m.action.as_ref()?)));
+        let one_shots = self.one_shots.iter().flat_map(|((p, _), set)| {
+            set.action_profile_actions
+                .iter()
+                .filter_map(|a| a.action.as_ref())
+                .chain(set.group_action.as_ref())
+                .map(move |a| (*p, a))
+        });
+        members.chain(one_shots)
+    }
+
     /// Maps the P4Info's action profiles and value sets onto the switch's
     /// (by name).
     pub(crate) fn build(info: &cfg::P4Info, switch: &V1Switch) -> Profiles {
@@ -347,6 +376,7 @@ impl Profiles {
                 r.oneshot_tables.insert(pre.id);
             }
         }
+        r.group_actions = group_actions_of(info);
         for v in &info.value_sets {
             let p = v.preamble.clone().unwrap_or_default();
             let Some(slot) = switch
@@ -399,6 +429,35 @@ impl Profiles {
     }
 }
 
+/// What [`Pipeline::plan_one_shot`] gives: the members of the set's group,
+/// its group action, and the set as it reads back.
+type OneShotPlan = (
+    Vec<(Member, u32)>,
+    Option<Member>,
+    p4::ActionProfileActionSet,
+);
+
+/// The action refs of `info` scoped GROUP_ACTION (P4Runtime 1.6), by
+/// (table, action), with the action's name.
+fn group_actions_of(info: &cfg::P4Info) -> BTreeMap<(u32, u32), String> {
+    let group = cfg::action_ref::Scope::GroupAction as i32;
+    let name = |id: u32| {
+        info.actions
+            .iter()
+            .filter_map(|a| a.preamble.as_ref())
+            .find(|p| p.id == id)
+            .map_or_else(|| format!("action {id:#010x}"), |p| p.name.clone())
+    };
+    let mut out = BTreeMap::new();
+    for t in &info.tables {
+        let Some(pre) = &t.preamble else { continue };
+        for r in t.action_refs.iter().filter(|r| r.scope == group) {
+            out.insert((pre.id, r.id), name(r.id));
+        }
+    }
+    out
+}
+
 fn profile_error(e: ProfileError, what: &str) -> RpcError {
     let code = match e {
         ProfileError::Full(_) => Code::ResourceExhausted,
@@ -426,9 +485,13 @@ pub(crate) struct Indirect {
 enum Planned {
     /// A member or group the client wrote.
     Existing(Target),
-    /// A one-shot action set: the members of its group, and the set as it
-    /// reads back.
-    OneShot(Vec<(Member, u32)>, p4::ActionProfileActionSet),
+    /// A one-shot action set: the members of its group, its group action,
+    /// and the set as it reads back.
+    OneShot(
+        Vec<(Member, u32)>,
+        Option<Member>,
+        p4::ActionProfileActionSet,
+    ),
 }
 
 /// An [`Indirect`] installed: the entry is to point to `target`.
@@ -441,6 +504,8 @@ pub(crate) struct Installed {
     /// The old members of the entry's own one-shot group, which the new
     /// set replaced in place (to put back should the entry not change).
     replaced: Option<Vec<(Member, u32)>>,
+    /// With `replaced`: the group action the new set replaced.
+    replaced_group_action: Option<Member>,
 }
 
 impl Installed {
@@ -545,6 +610,70 @@ impl Pipeline {
         None
     }
 
+    /// Refuses `action` where it is a direct action (of an entry, a
+    /// member, a one-shot set's member or the default action) that table
+    /// `t` scopes GROUP_ACTION: such an action is a one-shot set's
+    /// `group_action` and nothing else (P4Runtime 1.6, p4runtime#604).
+    /// Anything else passes (the other checks are [`action_of`]'s).
+    pub(crate) fn refuse_group_action(
+        &self,
+        t: &TableMap,
+        action: Option<&p4::TableAction>,
+    ) -> Result<(), RpcError> {
+        let Some(p4::table_action::Type::Action(a)) = action.and_then(|a| a.r#type.as_ref()) else {
+            return Ok(());
+        };
+        match self.profiles.group_actions.get(&(t.id, a.action_id)) {
+            Some(name) => Err(invalid(format!(
+                "{}: {name} is a group action (scope GROUP_ACTION): it can only be the group_action of a one-shot action set",
+                t.name
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// Checks the `group_action` of a one-shot set for an entry of table
+    /// `t` (P4Runtime 1.6, p4runtime#594): one of the table's actions,
+    /// scoped GROUP_ACTION, with its parameters as an entry's action has
+    /// them. Gives it as the switch runs it and as it reads back
+    /// (canonical); `None` when the set has none.
+    fn plan_group_action(
+        &self,
+        t: &TableMap,
+        action: Option<&p4::Action>,
+        what: &str,
+    ) -> Result<Option<(Member, p4::Action)>, RpcError> {
+        let Some(action) = action else {
+            return Ok(None);
+        };
+        let ta = p4::TableAction {
+            r#type: Some(p4::table_action::Type::Action(action.clone())),
+        };
+        let (index, args) = action_of(t, Some(&ta), false)
+            .map_err(|e| RpcError::new(e.code, format!("{what}, group action: {}", e.message)))?;
+        if !self
+            .profiles
+            .group_actions
+            .contains_key(&(t.id, action.action_id))
+        {
+            return Err(invalid(format!(
+                "{what}: the group action (action id {}) is not scoped GROUP_ACTION in {}; only GROUP_ACTION actions can be group actions",
+                action.action_id, t.name
+            )));
+        }
+        let canon = match table_action(t, index, &args).r#type {
+            Some(p4::table_action::Type::Action(a)) => a,
+            _ => return Err(RpcError::new(Code::Internal, "not a direct action")),
+        };
+        Ok(Some((
+            Member {
+                action: index,
+                args,
+            },
+            canon,
+        )))
+    }
+
     /// What an INSERT (`inserted`) or MODIFY of the entry (`key`,
     /// `priority`) of table `t`, which uses profile `profile`, is to point
     /// to: its `action_profile_member_id`, `action_profile_group_id` or
@@ -617,7 +746,7 @@ impl Pipeline {
                     old,
                     Some(Target::Member(_) | Target::Group(_))
                 )));
-                let (members, set) = self.plan_one_shot(profile, t, set, old, others)?;
+                let (members, group, set) = self.plan_one_shot(profile, t, set, old, others)?;
                 if inserted && exists {
                     return Err(RpcError::new(
                         Code::AlreadyExists,
@@ -630,7 +759,7 @@ impl Pipeline {
                 Ok(Indirect {
                     profile,
                     old,
-                    to: Planned::OneShot(members, set),
+                    to: Planned::OneShot(members, group, set),
                 })
             }
             None => Err(invalid(format!("{table}: the entry has no action"))),
@@ -640,7 +769,7 @@ impl Pipeline {
     /// Checks a one-shot action set for an entry of table `t` (which now
     /// points to `old`, if it exists; `by_id`: the other entries of the
     /// profile's tables that point to members or groups) and gives the
-    /// members of its group and the set as it reads back.
+    /// members of its group, its group action and the set as it reads back.
     fn plan_one_shot(
         &mut self,
         profile: u32,
@@ -648,7 +777,7 @@ impl Pipeline {
         set: &p4::ActionProfileActionSet,
         old: Option<Target>,
         by_id: u64,
-    ) -> Result<(Vec<(Member, u32)>, p4::ActionProfileActionSet), RpcError> {
+    ) -> Result<OneShotPlan, RpcError> {
         use p4::action_profile_action_set::{ActionSelectionMode as Mode, SizeSemantics as Sizes};
         let what = format!("{}: the one-shot action set", t.name);
         let p = self.profile_map(profile)?;
@@ -748,6 +877,7 @@ impl Pipeline {
             let ta = p4::TableAction {
                 r#type: Some(p4::table_action::Type::Action(action)),
             };
+            self.refuse_group_action(t, Some(&ta))?;
             let (index, args) = action_of(t, Some(&ta), false)?;
             let canon = match table_action(t, index, &args).r#type {
                 Some(p4::table_action::Type::Action(a)) => a,
@@ -778,13 +908,17 @@ impl Pipeline {
                 rules.max_group_size
             )));
         }
+        let group = self.plan_group_action(t, set.group_action.as_ref(), &what)?;
         self.check_profile_total(&p, semantics, old_size, (actions.len() as u64, weight))?;
+        let (group, group_action) = group.unzip();
         Ok((
             planned,
+            group,
             p4::ActionProfileActionSet {
                 action_profile_actions: canonical,
                 action_selection_mode: set.action_selection_mode,
                 size_semantics: set.size_semantics,
+                group_action,
             },
         ))
     }
@@ -795,7 +929,7 @@ impl Pipeline {
     /// changed, or [`Pipeline::indirect_refused`] if it could not.
     pub(crate) fn install_indirect(&mut self, ind: Indirect) -> Result<Installed, RpcError> {
         let Indirect { profile, old, to } = ind;
-        let (members, set) = match to {
+        let (members, group, set) = match to {
             Planned::Existing(target) => {
                 return Ok(Installed {
                     profile,
@@ -803,9 +937,10 @@ impl Pipeline {
                     target,
                     set: None,
                     replaced: None,
+                    replaced_group_action: None,
                 });
             }
-            Planned::OneShot(members, set) => (members, set),
+            Planned::OneShot(members, group, set) => (members, group, set),
         };
         let p = self.profile_map(profile)?;
         if let Some(Target::OneShot(id)) = old {
@@ -817,12 +952,16 @@ impl Pipeline {
                 .unwrap_or_default();
             prof.set_one_shot(id, members)
                 .map_err(|e| profile_error(e, &p.name))?;
+            let replaced_group_action = prof
+                .set_one_shot_group_action(id, group)
+                .map_err(|e| profile_error(e, &p.name))?;
             return Ok(Installed {
                 profile,
                 old,
                 target: Target::OneShot(id),
                 set: Some(set),
                 replaced: Some(replaced),
+                replaced_group_action,
             });
         }
         // A fresh id: the switch's one-shot ids are the server's alone.
@@ -831,15 +970,20 @@ impl Pipeline {
             id = id.checked_add(1).unwrap_or(1);
         }
         self.profiles.next_one_shot = id.checked_add(1).unwrap_or(1);
-        self.profile_mut(&p)?
-            .add_one_shot(id, members)
+        let prof = self.profile_mut(&p)?;
+        prof.add_one_shot(id, members)
             .map_err(|e| profile_error(e, &p.name))?;
+        if group.is_some() {
+            prof.set_one_shot_group_action(id, group)
+                .map_err(|e| profile_error(e, &p.name))?;
+        }
         Ok(Installed {
             profile,
             old,
             target: Target::OneShot(id),
             set: Some(set),
             replaced: None,
+            replaced_group_action: None,
         })
     }
 
@@ -877,7 +1021,10 @@ impl Pipeline {
             return;
         };
         let undone = match x.replaced {
-            Some(old) => prof.set_one_shot(id, old),
+            Some(old) => prof.set_one_shot(id, old).and_then(|()| {
+                prof.set_one_shot_group_action(id, x.replaced_group_action)
+                    .map(|_| ())
+            }),
             None => prof.remove_one_shot(id),
         };
         if let Err(e) = undone {
@@ -958,6 +1105,7 @@ impl Pipeline {
                 let ta = p4::TableAction {
                     r#type: Some(p4::table_action::Type::Action(action)),
                 };
+                self.refuse_group_action(&t, Some(&ta))?;
                 let (index, args) = action_of(&t, Some(&ta), false)?;
                 let canonical = match table_action(&t, index, &args).r#type {
                     Some(p4::table_action::Type::Action(a)) => a,

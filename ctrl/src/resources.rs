@@ -9,6 +9,7 @@
 use crate::device::{Pipeline, RpcError, from_bytes, to_bytes};
 use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
+use crate::translation::Tr;
 use janus_engine::value::Bits;
 use janus_v1model::{MirrorTarget, V1Switch};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -31,8 +32,9 @@ struct Indexed {
     unit_or_width: i32,
 }
 
-/// A controller header's fields: (metadata id, width), in P4Info order.
-pub(crate) type HeaderFormat = Vec<(u32, u32)>;
+/// A controller header's fields: (metadata id, width, translated type),
+/// in P4Info order.
+pub(crate) type HeaderFormat = Vec<(u32, u32, Option<Tr>)>;
 
 /// What the server keeps beside the switch for the entities of this module.
 #[derive(Debug, Default)]
@@ -59,7 +61,11 @@ pub struct Resources {
 impl Resources {
     /// Maps the P4Info's counters, direct counters, registers and
     /// controller headers onto the switch.
-    pub(crate) fn build(info: &cfg::P4Info, switch: &V1Switch) -> Resources {
+    pub(crate) fn build(
+        info: &cfg::P4Info,
+        switch: &V1Switch,
+        translations: &crate::translation::Shared,
+    ) -> Resources {
         let mut r = Resources {
             free_groups: (1..=u16::MAX).collect(),
             ..Resources::default()
@@ -111,7 +117,10 @@ impl Resources {
             let format: HeaderFormat = h
                 .metadata
                 .iter()
-                .map(|m| (m.id, m.bitwidth.max(0) as u32))
+                .map(|m| {
+                    let tr = Tr::of(translations, m.type_name.as_ref());
+                    (m.id, m.bitwidth.max(0) as u32, tr)
+                })
                 .collect();
             match name {
                 "packet_in" => r.packet_in = Some(format),
@@ -246,7 +255,7 @@ impl Pipeline {
             ));
         }
         let t = self.table(te.table_id)?;
-        let key = crate::device::key_of(t, te)?;
+        let key = crate::device::key_of(t, te, false)?;
         let index = self.entry_index(t, &key, i64::from(te.priority))?;
         let state = self
             .switch
@@ -664,7 +673,7 @@ impl Pipeline {
         for m in &po.metadata {
             let pos = format
                 .iter()
-                .position(|(id, _)| *id == m.metadata_id)
+                .position(|(id, _, _)| *id == m.metadata_id)
                 .ok_or_else(|| {
                     invalid(format!("packet_out: no metadata with id {}", m.metadata_id))
                 })?;
@@ -675,13 +684,16 @@ impl Pipeline {
                 )));
             }
             let what = format!("packet_out metadata {}", m.metadata_id);
-            values[pos] = Some(
-                from_bytes(&m.value, format[pos].1, false, &what)
-                    .map_err(|e| invalid(e.message))?,
-            );
+            // A translated value is looked up, not allocated: a PacketOut
+            // is not journaled.
+            let value = match &format[pos].2 {
+                Some(tr) => tr.to_dp(&m.value, false, &what),
+                None => from_bytes(&m.value, format[pos].1, false, &what),
+            };
+            values[pos] = Some(value.map_err(|e| invalid(e.message))?);
         }
         let mut fields = Vec::with_capacity(format.len());
-        for ((id, width), v) in format.iter().zip(values) {
+        for ((id, width, _), v) in format.iter().zip(values) {
             let v = v.ok_or_else(|| invalid(format!("packet_out: metadata {id} is missing")))?;
             fields.push((*width, v));
         }
@@ -700,7 +712,7 @@ impl Pipeline {
                 metadata: Vec::new(),
             });
         };
-        let bits: u32 = format.iter().map(|(_, w)| w).sum();
+        let bits: u32 = format.iter().map(|(_, w, _)| w).sum();
         let len = bits.div_ceil(8) as usize;
         if bytes.len() < len {
             return None;
@@ -708,12 +720,15 @@ impl Pipeline {
         let mut at = 0;
         let metadata = format
             .iter()
-            .map(|&(id, width)| {
-                let v = unpack(&bytes[..len], at, width);
+            .map(|(id, width, tr)| {
+                let v = unpack(&bytes[..len], at, *width);
                 at += width;
                 p4::PacketMetadata {
-                    metadata_id: id,
-                    value: to_bytes(&v),
+                    metadata_id: *id,
+                    value: match tr {
+                        Some(tr) => tr.to_sdn(&v),
+                        None => to_bytes(&v),
+                    },
                 }
             })
             .collect();

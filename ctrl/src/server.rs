@@ -38,6 +38,7 @@ use crate::journal::{Journal, JournalError, Restored, StateConfig};
 use crate::proto::p4::v1 as p4;
 use crate::proto::p4::v1::p4_runtime_server::{P4Runtime, P4RuntimeServer};
 use crate::roles::Access;
+use crate::translation::TranslationFile;
 use crate::undo;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -75,6 +76,8 @@ struct State {
     /// Counts pipeline commits (a batch applied in slices stops when the
     /// pipeline changes under it).
     generation: u64,
+    /// The operator's translation mappings, pinned in every pipeline.
+    translation_file: Arc<TranslationFile>,
 }
 
 /// Makes `pipeline` the committed one; with a journal, first starts a new
@@ -432,11 +435,24 @@ impl P4RuntimeService {
                     port_out: None,
                     journal: None,
                     generation: 0,
+                    translation_file: Arc::default(),
                 }),
                 writers: tokio::sync::Mutex::new(()),
                 waiting: AtomicUsize::new(0),
             }),
         }
+    }
+
+    /// The operator's `@p4runtime_translation` mappings (`--translations`),
+    /// pinned in every pipeline built from now on (set it before
+    /// [`P4RuntimeService::restore`]).
+    pub fn set_translation_file(&self, file: TranslationFile) {
+        self.shared.lock().translation_file = Arc::new(file);
+    }
+
+    /// The operator's translation mappings.
+    pub fn translation_file(&self) -> Arc<TranslationFile> {
+        self.shared.lock().translation_file.clone()
     }
 
     /// Where the frames that PacketOuts make the pipeline send out of its
@@ -464,7 +480,8 @@ impl P4RuntimeService {
     pub fn restore(&self, config: &StateConfig) -> Result<Restored, JournalError> {
         let (journal, contents) = Journal::open(config)?;
         let restored = contents.restored();
-        let pipeline = journal.replay(contents)?;
+        let file = self.translation_file();
+        let pipeline = journal.replay_with(contents, &file)?;
         tracing::info!(
             dir = %config.dir.display(),
             pipeline = restored.pipeline,
@@ -610,10 +627,11 @@ impl P4RuntimeService {
         use p4::set_forwarding_pipeline_config_request::Action;
         let action = Action::try_from(req.action)
             .map_err(|_| Status::invalid_argument(format!("unknown action {}", req.action)))?;
+        let file = self.shared.lock().translation_file.clone();
         let build = |config: Option<p4::ForwardingPipelineConfig>| async move {
             let config =
                 config.ok_or_else(|| Status::invalid_argument("the request has no config"))?;
-            tokio::task::spawn_blocking(move || Pipeline::build(config))
+            tokio::task::spawn_blocking(move || Pipeline::build_with(config, &file))
                 .await
                 .map_err(|e| Status::internal(format!("the pipeline build failed: {e}")))?
                 .map_err(|e| Status::new(e.code(), e.to_string()))

@@ -21,6 +21,14 @@ use p4::entity::Entity as E;
 use p4::update::Type;
 use tonic::Code;
 
+/// A read of every translation mapping.
+fn translations_filter() -> p4::ExternEntry {
+    p4::ExternEntry {
+        extern_type_id: crate::translation::TRANSLATION_EXTERN_TYPE,
+        ..Default::default()
+    }
+}
+
 fn update(kind: Type, entity: E) -> p4::Update {
     p4::Update {
         r#type: kind as i32,
@@ -67,7 +75,12 @@ impl Pipeline {
     /// update will fail the same way).
     fn entry_like(&self, te: &p4::TableEntry) -> Option<Option<p4::TableEntry>> {
         let t = self.table(te.table_id).ok()?;
-        let key = key_of(t, te).ok()?;
+        let key = match key_of(t, te, false) {
+            Ok(key) => key,
+            // A translated value with no mapping yet: no entry holds it.
+            Err(e) if e.code == Code::NotFound => return Some(None),
+            Err(_) => return None,
+        };
         // One lookup in the table's index, not a scan: capturing stays
         // constant-time per update, so batches stay linear.
         let Ok(index) = self.entry_index(t, &key, i64::from(te.priority)) else {
@@ -289,6 +302,12 @@ impl Pipeline {
                     .map(|e| update(kind, e)),
             );
         };
+        // Translation mappings first, so the entities below find the
+        // data-plane values they had.
+        add(
+            Type::Insert,
+            self.read_translations(&translations_filter())?,
+        );
         add(
             Type::Insert,
             self.read_digests(&p4::DigestEntry::default())?,
@@ -404,6 +423,11 @@ pub fn apply_all_or_nothing(
     mut apply: impl FnMut(&mut Pipeline, &p4::Update) -> Result<(), RpcError>,
 ) -> Result<UndoLog, BatchFailed> {
     let mut undo: UndoLog = Vec::with_capacity(updates.len());
+    // Translation mappings the batch makes go with it if it is undone.
+    let mark = crate::translation::lock(&pipeline.translations).begin();
+    let end = |pipeline: &Pipeline, keep: bool| {
+        crate::translation::lock(&pipeline.translations).end(mark, keep)
+    };
     for (index, u) in updates.iter().enumerate() {
         let result = match pipeline.capture(u) {
             Some(inverse) => apply(pipeline, u).map(|()| inverse),
@@ -416,6 +440,7 @@ pub fn apply_all_or_nothing(
             Ok(inverse) => undo.push(inverse),
             Err(error) => {
                 let rollback = roll_back(pipeline, undo).err();
+                end(pipeline, false);
                 return Err(BatchFailed {
                     index,
                     error,
@@ -424,6 +449,7 @@ pub fn apply_all_or_nothing(
             }
         }
     }
+    end(pipeline, true);
     Ok(undo)
 }
 
@@ -505,7 +531,9 @@ fn ids_of(u: &p4::Update) -> Vec<u32> {
             Some(A::ActionProfileActionSet(set)) => set
                 .action_profile_actions
                 .iter()
-                .filter_map(|a| a.action.as_ref().map(|a| a.action_id))
+                .filter_map(|a| a.action.as_ref())
+                .chain(set.group_action.as_ref())
+                .map(|a| a.action_id)
                 .collect(),
             _ => Vec::new(),
         }
@@ -527,6 +555,12 @@ fn ids_of(u: &p4::Update) -> Vec<u32> {
         .flatten()
         .collect(),
         Some(E::ActionProfileGroup(g)) => vec![g.action_profile_id],
+        // A translation names no P4 object.
+        Some(E::ExternEntry(x))
+            if x.extern_type_id == crate::translation::TRANSLATION_EXTERN_TYPE =>
+        {
+            Vec::new()
+        }
         // A tenant quota names its table.
         Some(E::ExternEntry(x)) => vec![x.extern_id],
         _ => Vec::new(),
@@ -540,7 +574,13 @@ fn ids_of(u: &p4::Update) -> Vec<u32> {
 /// cannot be preserved) and `new` must be dropped. Returns the updates
 /// written.
 pub fn carry_over(old: &Pipeline, new: &mut Pipeline) -> Result<Vec<p4::Update>, RpcError> {
-    let updates = old.snapshot()?;
+    // Mappings of translated types the new program does not have are
+    // dropped: nothing in it can hold their values.
+    let updates: Vec<p4::Update> = old
+        .snapshot()?
+        .into_iter()
+        .filter(|u| new.takes_translation(u))
+        .collect();
     let after = new.config.p4info.clone();
     let (Some(before), Some(after)) = (old.config.p4info.as_ref(), after.as_ref()) else {
         return Err(RpcError::new(Code::Internal, "a pipeline without a P4Info"));

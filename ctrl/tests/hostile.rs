@@ -227,14 +227,6 @@ fn everything_filter(info: &cfg::P4Info) -> Vec<p4::Entity> {
     ]
 }
 
-async fn start_in(state: &StateConfig) -> Server {
-    let state = state.clone();
-    start_with(move |s| {
-        s.restore(&state).expect("the state restores");
-    })
-    .await
-}
-
 #[tokio::test]
 async fn mangled_requests_get_statuses_and_stored_state_stays_sound() {
     let dir = std::env::temp_dir().join(format!("janus-hostile-{}", std::process::id()));

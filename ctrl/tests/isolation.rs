@@ -171,10 +171,6 @@ async fn arbitrate_role(
     s.answer().await
 }
 
-fn entity(e: E) -> p4::Entity {
-    p4::Entity { entity: Some(e) }
-}
-
 fn all_of_table(table_id: u32) -> p4::Entity {
     entity(E::TableEntry(p4::TableEntry {
         table_id,

@@ -19,7 +19,7 @@ use janus_ctrl::server::P4RuntimeService;
 use p4::entity::Entity as E;
 use p4::update::Type;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use tonic::Code;
 use tonic::transport::Channel;
 
@@ -117,31 +117,6 @@ fn counter(ids: &Ids, index: i64, packets: i64) -> p4::Update {
                 }),
             })),
         }),
-    }
-}
-
-/// A server restoring `cfg`.
-async fn start_in(cfg: &StateConfig) -> Server {
-    let cfg = cfg.clone();
-    start_with(move |s| {
-        s.restore(&cfg).expect("the state restores");
-    })
-    .await
-}
-
-/// Waits (bounded) until the state directory's lock is free again after a
-/// server was dropped.
-async fn wait_unlocked(cfg: &StateConfig) {
-    let until = Instant::now() + LIMIT;
-    loop {
-        // `check` takes the lock and changes nothing, whatever the journal.
-        match journal::check(&cfg.dir) {
-            Ok(_) => return,
-            Err(JournalError::Locked(_)) if Instant::now() < until => {
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
-            Err(e) => panic!("the lock stays held: {e}"),
-        }
     }
 }
 

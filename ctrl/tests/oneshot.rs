@@ -6,7 +6,6 @@
 mod common;
 
 use common::*;
-use janus_ctrl::journal::{JournalError, StateConfig};
 use janus_ctrl::proto::p4::config::v1 as cfg;
 use janus_ctrl::proto::p4::v1 as p4;
 use janus_ctrl::proto::p4::v1::p4_runtime_client::P4RuntimeClient;
@@ -15,7 +14,6 @@ use p4::update::Type::{Delete, Insert, Modify};
 use p4::write_request::Atomicity;
 use prost::Message;
 use std::collections::BTreeMap;
-use std::time::{Duration, Instant};
 use tonic::Code;
 use tonic::transport::Channel;
 
@@ -152,17 +150,6 @@ fn ids_of(info: &cfg::P4Info) -> Ids {
         ecmp: implementation(groups),
         narrow: implementation(small),
         pins: implementation(pinned),
-    }
-}
-
-fn entity(e: E) -> p4::Entity {
-    p4::Entity { entity: Some(e) }
-}
-
-fn upd(kind: p4::update::Type, e: E) -> p4::Update {
-    p4::Update {
-        r#type: kind as i32,
-        entity: Some(entity(e)),
     }
 }
 
@@ -972,40 +959,12 @@ async fn max_group_size_bounds_groups_and_sets_by_member_count() {
     assert_spread(&histogram(&flows), &[(2, 1), (3, 1), (4, 1), (5, 1)], 4096);
 }
 
-fn state_dir(name: &str) -> StateConfig {
-    let dir = std::env::temp_dir().join(format!("janus-oneshot-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    StateConfig::new(dir)
-}
-
-/// Waits (bounded) until a dropped server has let the directory go.
-async fn wait_unlocked(cfg: &StateConfig) {
-    let until = Instant::now() + LIMIT;
-    loop {
-        match janus_ctrl::journal::check(&cfg.dir) {
-            Ok(_) => return,
-            Err(JournalError::Locked(_)) if Instant::now() < until => {
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
-            Err(e) => panic!("the lock stays held: {e}"),
-        }
-    }
-}
-
-async fn start_in(cfg: &StateConfig) -> Server {
-    let cfg = cfg.clone();
-    start_with(move |s| {
-        s.restore(&cfg).expect("the state restores");
-    })
-    .await
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_journal_and_snapshots_restore_one_shot_entries() {
     // Without snapshots (every batch replayed), and compacted every two
     // batches (the snapshot holds the sets as read).
     for (name, every) in [("replay", 0), ("snapshot", 2)] {
-        let mut cfg = state_dir(name);
+        let mut cfg = state_dir("oneshot", name);
         cfg.snapshot_every = every;
         let info = config().p4info.unwrap();
         let ids = ids_of(&info);

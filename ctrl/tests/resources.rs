@@ -107,17 +107,6 @@ fn frame(dst: u8, src: u8, etype: u16) -> Vec<u8> {
     f
 }
 
-fn entity(e: E) -> p4::Entity {
-    p4::Entity { entity: Some(e) }
-}
-
-fn upd(kind: p4::update::Type, e: E) -> p4::Update {
-    p4::Update {
-        r#type: kind as i32,
-        entity: Some(entity(e)),
-    }
-}
-
 async fn read_one(c: &mut P4RuntimeClient<Channel>, e: E) -> Result<Vec<E>, tonic::Status> {
     Ok(read_entities(c, vec![entity(e)])
         .await?

@@ -105,7 +105,7 @@ async fn capabilities_and_pipeline_config() {
         .await
         .unwrap()
         .into_inner();
-    assert_eq!(caps.p4runtime_api_version, "1.5.0");
+    assert_eq!(caps.p4runtime_api_version, "1.6.0");
 
     let get = |kind: ResponseType| p4::GetForwardingPipelineConfigRequest {
         device_id: DEVICE,

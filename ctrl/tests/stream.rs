@@ -109,17 +109,6 @@ fn frame(dst: u8, etype: u16) -> Vec<u8> {
     f
 }
 
-fn entity(e: E) -> p4::Entity {
-    p4::Entity { entity: Some(e) }
-}
-
-fn upd(kind: p4::update::Type, e: E) -> p4::Update {
-    p4::Update {
-        r#type: kind as i32,
-        entity: Some(entity(e)),
-    }
-}
-
 /// A `fwd` entry: destination MAC ending in `dst` -> `action`.
 fn fwd_entry(info: &cfg::P4Info, dst: u8, action_name: &str, arg: &[u8]) -> p4::TableEntry {
     p4::TableEntry {
@@ -130,21 +119,6 @@ fn fwd_entry(info: &cfg::P4Info, dst: u8, action_name: &str, arg: &[u8]) -> p4::
         }],
         action: action(id_of(info, action_name), &[arg]),
         ..Default::default()
-    }
-}
-
-/// The next message of the stream that is not an arbitration answer.
-async fn next_non_arbitration(s: &mut Stream) -> p4::stream_message_response::Update {
-    loop {
-        let msg = within(s.rx.message())
-            .await
-            .expect("the stream is open")
-            .expect("a message");
-        match msg.update {
-            Some(p4::stream_message_response::Update::Arbitration(_)) => continue,
-            Some(u) => return u,
-            None => panic!("an empty stream message"),
-        }
     }
 }
 
@@ -214,7 +188,7 @@ async fn packet_out_and_packet_in() {
     ];
     for b in bad_cases {
         send_packet_out(&primary, b.clone()).await;
-        match next_non_arbitration(&mut primary).await {
+        match primary.next_update().await {
             p4::stream_message_response::Update::Error(e) => {
                 assert_eq!(e.canonical_code, Code::InvalidArgument as i32, "{e:?}");
                 match e.details {
@@ -235,7 +209,7 @@ async fn packet_out_and_packet_in() {
     backup.arbitrate(5).await;
     assert_eq!(backup.answer().await.unwrap().0, Code::AlreadyExists);
     send_packet_out(&backup, packet_out(payload.clone(), &[3])).await;
-    match next_non_arbitration(&mut backup).await {
+    match backup.next_update().await {
         p4::stream_message_response::Update::Error(e) => {
             assert_eq!(e.canonical_code, Code::PermissionDenied as i32)
         }
@@ -257,7 +231,7 @@ async fn packet_out_and_packet_in() {
     let sent = frame(7, 0x0800);
     let rest = s.switch.inject(2, &sent).expect("a pipeline");
     assert!(rest.is_empty(), "{rest:?}");
-    match next_non_arbitration(&mut primary).await {
+    match primary.next_update().await {
         p4::stream_message_response::Update::Packet(pi) => {
             assert_eq!(pi.payload, sent);
             let meta: Vec<(u32, Vec<u8>)> = pi

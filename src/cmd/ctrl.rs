@@ -110,6 +110,12 @@ pub enum CtrlCommand {
         #[arg(long, value_name = "N", default_value_t = janus_ctrl::journal::DEFAULT_SNAPSHOT_EVERY,
               requires = "state")]
         snapshot_every: u32,
+        /// `@p4runtime_translation` mappings to pin in every pipeline
+        /// (the switch config: which data-plane value each controller
+        /// value stands for, such as port names), one per line:
+        /// `TYPE-OR-URI SDN-VALUE DATA-PLANE-VALUE` (docs/control-plane.md).
+        #[arg(long, value_name = "FILE")]
+        translations: Option<PathBuf>,
     },
     /// Make development certificates for mTLS: a CA (ca.pem), the server's
     /// (server.pem, server.key) and client certificates for the operator
@@ -197,6 +203,7 @@ pub fn run(c: CtrlCommand) -> ExitCode {
             audit_log: _,
             state,
             snapshot_every,
+            translations,
         } => {
             let tls = match check_management_listen(listen).and_then(|()| tls.mtls_config()) {
                 Ok(t) => t,
@@ -206,6 +213,15 @@ pub fn run(c: CtrlCommand) -> ExitCode {
                 }
             };
             let service = P4RuntimeService::with_cpu_port(device_id, cpu_port);
+            if let Some(path) = &translations {
+                match janus_ctrl::translation::TranslationFile::load(path) {
+                    Ok(file) => service.set_translation_file(file),
+                    Err(e) => {
+                        eprintln!("error: --translations {e}");
+                        return ExitCode::from(2);
+                    }
+                }
+            }
             let state = state.map(|dir| janus_ctrl::journal::StateConfig {
                 dir,
                 snapshot_every,
@@ -274,7 +290,7 @@ fn start_state(
     let Some(path) = p4 else {
         return Ok(());
     };
-    let pipeline = initial_pipeline(path, include).map_err(|e| {
+    let pipeline = initial_pipeline(path, include, &service.translation_file()).map_err(|e| {
         eprintln!("error: {}: {e}", path.display());
         ExitCode::from(2)
     })?;
@@ -295,7 +311,11 @@ fn start_state(
 }
 
 /// The pipeline `--p4` names: compiled, with the program's own P4Info.
-pub(crate) fn initial_pipeline(path: &Path, include: &[PathBuf]) -> Result<Pipeline, String> {
+pub(crate) fn initial_pipeline(
+    path: &Path,
+    include: &[PathBuf],
+    translations: &janus_ctrl::translation::TranslationFile,
+) -> Result<Pipeline, String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     let file = if bytes.starts_with(b"janus-pipeline ") {
         janus_p4::pipeline::Pipeline::from_bytes(&bytes).map_err(|e| e.to_string())?
@@ -322,5 +342,5 @@ pub(crate) fn initial_pipeline(path: &Path, include: &[PathBuf]) -> Result<Pipel
         p4_device_config: file.to_bytes(),
         cookie: None,
     };
-    Pipeline::build(config).map_err(|e| e.to_string())
+    Pipeline::build_with(config, translations).map_err(|e| e.to_string())
 }

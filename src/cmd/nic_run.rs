@@ -158,7 +158,7 @@ fn development(args: &RunArgs, p4: &std::path::Path) -> Result<Served, ExitCode>
             ));
         }
     };
-    let pipeline = super::ctrl::initial_pipeline(p4, &args.include)
+    let pipeline = super::ctrl::initial_pipeline(p4, &args.include, &Default::default())
         .map_err(|e| fail(format!("{}: {e}", p4.display())))?;
     Ok(Served {
         pipeline,

@@ -20,7 +20,7 @@ hand-worked unit tests in proto.rs.
 Opt-in, not run by scripts/test. Run from the repository root:
 
     python3 -m venv target/venv-p4runtime   # scripts/test makes this one
-    target/venv-p4runtime/bin/pip install p4runtime==1.5.0 protobuf==7.36.2
+    target/venv-p4runtime/bin/pip install p4runtime==1.6.0 protobuf==7.36.2
     target/venv-p4runtime/bin/python tests/clients/proto_writer_diff.py
 
 It runs `cargo test` itself; `--dir DIR` compares files already dumped there

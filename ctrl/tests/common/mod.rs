@@ -321,3 +321,68 @@ pub fn gnmi_path(text: &str) -> janus_ctrl::proto::gnmi::Path {
         ..Default::default()
     }
 }
+
+/// An entity of `e`.
+pub fn entity(e: p4::entity::Entity) -> p4::Entity {
+    p4::Entity { entity: Some(e) }
+}
+
+/// An update of `kind` to entity `e`.
+pub fn upd(kind: p4::update::Type, e: p4::entity::Entity) -> p4::Update {
+    p4::Update {
+        r#type: kind as i32,
+        entity: Some(entity(e)),
+    }
+}
+
+impl Stream {
+    /// The next message of the stream that is not an arbitration answer
+    /// (bounded by [`LIMIT`]).
+    pub async fn next_update(&mut self) -> p4::stream_message_response::Update {
+        loop {
+            let msg = within(self.rx.message())
+                .await
+                .expect("the stream is open")
+                .expect("a message");
+            match msg.update {
+                Some(p4::stream_message_response::Update::Arbitration(_)) => continue,
+                Some(u) => return u,
+                None => panic!("an empty stream message"),
+            }
+        }
+    }
+}
+
+/// A fresh state directory for test `name` of binary `binary` (removed
+/// first if a previous run left it).
+pub fn state_dir(binary: &str, name: &str) -> janus_ctrl::journal::StateConfig {
+    let dir = std::env::temp_dir().join(format!("janus-{binary}-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    janus_ctrl::journal::StateConfig::new(dir)
+}
+
+/// A server restoring the state in `cfg`.
+pub async fn start_in(cfg: &janus_ctrl::journal::StateConfig) -> Server {
+    let cfg = cfg.clone();
+    start_with(move |s| {
+        s.restore(&cfg).expect("the state restores");
+    })
+    .await
+}
+
+/// Waits (bounded by [`LIMIT`]) until the state directory's lock is free
+/// again after a server was dropped.
+pub async fn wait_unlocked(cfg: &janus_ctrl::journal::StateConfig) {
+    use janus_ctrl::journal::JournalError;
+    let until = std::time::Instant::now() + LIMIT;
+    loop {
+        // `check` takes the lock and changes nothing, whatever the journal.
+        match janus_ctrl::journal::check(&cfg.dir) {
+            Ok(_) => return,
+            Err(JournalError::Locked(_)) if std::time::Instant::now() < until => {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            Err(e) => panic!("the lock stays held: {e}"),
+        }
+    }
+}

@@ -2156,7 +2156,11 @@ fn record(env: &mut Env<'_>, slot: u32, hit: bool, action: usize, entry: u32) {
 /// Looks `key` up in the table at `slot` and runs the chosen action; for
 /// an entry pointing into an action profile, the member (or the member of
 /// the group that a hash of the `selector` values picks) gives the action;
-/// an empty or missing group counts as a miss.
+/// an empty or missing group counts as a miss. A one-shot group's group
+/// action ([`crate::profile::ActionProfile::group_action`]) runs first, on
+/// every hit of the group (an `exit` in it ends the stage before the
+/// member's action); the member's action is the one recorded
+/// (`action_run`).
 fn apply_key(
     env: &mut Env<'_>,
     slot: u32,
@@ -2172,6 +2176,7 @@ fn apply_key(
         Key::Bits(key) => table.lookup_index(key),
         Key::Words(key) => table.lookup_words(key),
     };
+    let mut group_action = None;
     let found = index.and_then(|i| {
         let e = table.entry(i)?;
         let chosen = match table.target(i) {
@@ -2179,6 +2184,7 @@ fn apply_key(
             Some(target) => {
                 let profile = profiles.get(table.profile? as usize)?;
                 let m = profile.resolve(target, selector)?;
+                group_action = profile.group_action(target);
                 (m.action, &m.args)
             }
         };
@@ -2206,6 +2212,16 @@ fn apply_key(
         && let Key::Bits(key) = key
     {
         trace_apply(name, key, hit, &imp.name, args);
+    }
+    if let Some(g) = group_action
+        && let Some(group) = actions.get(g.action)
+    {
+        if env.trace {
+            trace_group_action(name, &group.name, &g.args);
+        }
+        if run_action(env, group, &g.args) == Flow::Exit {
+            return Flow::Exit;
+        }
     }
     run_action(env, imp, args)
 }
@@ -2280,6 +2296,19 @@ fn write_arg(env: &mut Env<'_>, place: &Place, arg: &Bits) {
             }
         }
     }
+}
+
+/// A one-shot group's group action, when tracing.
+#[cold]
+fn trace_group_action(table: &str, action: &str, args: &[Bits]) {
+    let args: Vec<String> = args.iter().map(Bits::to_string).collect();
+    tracing::info!(
+        target: "janus::trace",
+        table,
+        action,
+        args = %args.join(", "),
+        "group action"
+    );
 }
 
 /// A table's key, result and action, when tracing.

@@ -8,7 +8,10 @@
 //! picks among them as if each appeared `weight` times (running sums of
 //! the weights, kept when the group is written, and a binary search per
 //! packet: no allocation). A one-shot group ([`Target::OneShot`]) holds
-//! members of its own, for a control plane's one-shot action sets.
+//! members of its own, for a control plane's one-shot action sets, and
+//! may hold a group action ([`ActionProfile::set_one_shot_group_action`]):
+//! an action every hit of the group runs before the member picked
+//! ([`ActionProfile::group_action`]).
 //!
 //! ```
 //! use janus_engine::profile::{ActionProfile, Member, Target};
@@ -140,11 +143,13 @@ struct Group {
     weights: Weights,
 }
 
-/// A one-shot group: members of its own, in the order given.
+/// A one-shot group: members of its own, in the order given, and the
+/// action every hit of the group runs first, if any.
 #[derive(Clone, Debug)]
 struct OneShot {
     members: Vec<Member>,
     weights: Weights,
+    group_action: Option<Member>,
 }
 
 /// The members and groups of one profile instance.
@@ -348,7 +353,7 @@ impl ActionProfile {
     }
 
     /// Replaces the members of a one-shot group (its old members make room
-    /// for the new).
+    /// for the new); its group action stays.
     pub fn set_one_shot(
         &mut self,
         id: u32,
@@ -359,10 +364,11 @@ impl ActionProfile {
         if others.saturating_add(members.len()) > self.max_size {
             return Err(ProfileError::Full(self.max_size));
         }
-        let new = one_shot(members);
+        let mut new = one_shot(members);
         if let Some(old) = self.one_shots.remove(&id) {
             self.one_shot_members = self.one_shot_members.saturating_sub(old.members.len());
             self.count_group(&old.weights, false);
+            new.group_action = old.group_action;
         }
         self.one_shot_members = self.one_shot_members.saturating_add(new.members.len());
         self.count_group(&new.weights, true);
@@ -384,6 +390,32 @@ impl ActionProfile {
     pub fn one_shot(&self, id: u32) -> Option<impl Iterator<Item = (&Member, u32)>> {
         let o = self.one_shots.get(&id)?;
         Some(o.members.iter().zip(o.weights.weights.iter().copied()))
+    }
+
+    /// Sets (or, with `None`, clears) the group action of a one-shot
+    /// group: an action (of the tables' list, with its arguments) that
+    /// every hit of the group runs before the member the selector picks.
+    /// It is not a member: it takes no room and is never picked. Gives the
+    /// group action it replaces.
+    pub fn set_one_shot_group_action(
+        &mut self,
+        id: u32,
+        action: Option<Member>,
+    ) -> Result<Option<Member>, ProfileError> {
+        let o = self
+            .one_shots
+            .get_mut(&id)
+            .ok_or(ProfileError::NoOneShot(id))?;
+        Ok(std::mem::replace(&mut o.group_action, action))
+    }
+
+    /// The group action `target` runs before its member: a one-shot
+    /// group's, if it has one (members and client groups have none).
+    pub fn group_action(&self, target: Target) -> Option<&Member> {
+        match target {
+            Target::OneShot(id) => self.one_shots.get(&id)?.group_action.as_ref(),
+            Target::Member(_) | Target::Group(_) => None,
+        }
     }
 
     fn count_group(&mut self, w: &Weights, add: bool) {
@@ -454,6 +486,7 @@ fn one_shot(members: Vec<(Member, u32)>) -> OneShot {
     OneShot {
         members,
         weights: Weights::new(weights),
+        group_action: None,
     }
 }
 
@@ -641,5 +674,45 @@ mod tests {
         assert_eq!(ap.member_count(), 1);
         assert_eq!(ap.group_totals(), (0, 0));
         assert_eq!(ap.resolve(Target::OneShot(7), &[]), None);
+    }
+
+    #[test]
+    fn a_one_shot_group_action_is_kept_apart_from_its_members() {
+        let mut ap = ActionProfile::new(4, Some(sum_hash));
+        ap.add_member(1, member(0, 1)).unwrap();
+        ap.add_weighted_group(1, &[(1, 1)]).unwrap();
+        ap.add_one_shot(7, vec![(member(0, 5), 1), (member(0, 6), 1)])
+            .unwrap();
+        assert_eq!(ap.group_action(Target::OneShot(7)), None);
+        assert_eq!(
+            ap.set_one_shot_group_action(7, Some(member(1, 9))),
+            Ok(None)
+        );
+        assert_eq!(ap.group_action(Target::OneShot(7)), Some(&member(1, 9)));
+        // Not a member: no room taken, never picked.
+        assert_eq!(ap.member_count(), 3);
+        assert_eq!(ap.group_totals(), (3, 3));
+        assert_eq!(
+            spread(&ap, Target::OneShot(7), 8),
+            BTreeMap::from([(5, 4), (6, 4)])
+        );
+        // Members and client groups have none.
+        assert_eq!(ap.group_action(Target::Member(1)), None);
+        assert_eq!(ap.group_action(Target::Group(1)), None);
+        // New members keep it; it is replaced or cleared on its own.
+        ap.set_one_shot(7, vec![(member(0, 4), 1)]).unwrap();
+        assert_eq!(ap.group_action(Target::OneShot(7)), Some(&member(1, 9)));
+        assert_eq!(
+            ap.set_one_shot_group_action(7, None),
+            Ok(Some(member(1, 9)))
+        );
+        assert_eq!(ap.group_action(Target::OneShot(7)), None);
+        assert_eq!(
+            ap.set_one_shot_group_action(8, Some(member(1, 1))),
+            Err(ProfileError::NoOneShot(8))
+        );
+        ap.set_one_shot_group_action(7, Some(member(1, 2))).unwrap();
+        ap.remove_one_shot(7).unwrap();
+        assert_eq!(ap.group_action(Target::OneShot(7)), None);
     }
 }
