@@ -48,6 +48,9 @@ enum Command {
     /// The host side: attach a Linux interface to a VF of `janus nic run`.
     #[command(subcommand)]
     Host(cmd::host::HostCommand),
+    /// A drop-in for simple_switch_grpc: the program's ports on Linux
+    /// interfaces (`-i PORT@IFACE`), P4Runtime, captures and packet traces.
+    Switch(cmd::switch::SwitchArgs),
 }
 
 fn main() -> ExitCode {
@@ -63,7 +66,16 @@ fn main() -> ExitCode {
         },
         _ => None,
     };
-    init_logging(cli.log.as_deref(), trace, audit);
+    if let Command::Switch(args) = &cli.command {
+        let logging = args.logging();
+        let filter = cli.log.clone().unwrap_or(logging.filter);
+        if let Err(e) = init_switch_logging(&filter, logging.file.as_deref(), logging.flush) {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    } else {
+        init_logging(cli.log.as_deref(), trace, audit);
+    }
     match cli.command {
         Command::Demo(args) => cmd::demo::run(&args),
         Command::P4(c) => cmd::p4::run(c),
@@ -74,6 +86,7 @@ fn main() -> ExitCode {
         Command::Fabric(c) => cmd::fabric::run(c),
         Command::Image(c) => cmd::image::run(c),
         Command::Host(c) => cmd::host::run(c),
+        Command::Switch(args) => cmd::switch::run(args),
     }
 }
 
@@ -118,4 +131,65 @@ fn open_audit_log(path: &std::path::Path) -> Result<std::fs::File, String> {
         .append(true)
         .open(path)
         .map_err(|e| format!("cannot open the audit log {}: {e}", path.display()))
+}
+
+/// `janus switch`'s logs (bmv2's `--log-console`, `--log-file`,
+/// `--log-flush`): `filter` to stderr, or appended to `file` (flushed
+/// after every event with `flush`).
+fn init_switch_logging(
+    filter: &str,
+    file: Option<&std::path::Path>,
+    flush: bool,
+) -> Result<(), String> {
+    use tracing_subscriber::prelude::*;
+    let filter = tracing_subscriber::EnvFilter::new(filter);
+    match file {
+        None => {
+            let layer = tracing_subscriber::fmt::layer()
+                .with_writer(std::io::stderr)
+                .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+                .with_filter(filter);
+            let _ = tracing_subscriber::registry().with(layer).try_init();
+        }
+        Some(path) => {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("--log-file {}: {e}", path.display()))?;
+            let writer = LogFile {
+                file: std::sync::Mutex::new(std::io::LineWriter::new(file)),
+                flush,
+            };
+            let layer = tracing_subscriber::fmt::layer()
+                .with_ansi(false)
+                .with_writer(std::sync::Arc::new(writer))
+                .with_filter(filter);
+            let _ = tracing_subscriber::registry().with(layer).try_init();
+        }
+    }
+    Ok(())
+}
+
+/// A log file written a line at a time, synced to disk after every event
+/// when `flush` is set (`--log-flush`).
+struct LogFile {
+    file: std::sync::Mutex<std::io::LineWriter<std::fs::File>>,
+    flush: bool,
+}
+
+impl std::io::Write for &LogFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut f = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        let n = f.write(buf)?;
+        if self.flush {
+            f.flush()?;
+            f.get_ref().sync_data()?;
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.lock().unwrap_or_else(|e| e.into_inner()).flush()
+    }
 }

@@ -78,6 +78,8 @@ struct State {
     generation: u64,
     /// The operator's translation mappings, pinned in every pipeline.
     translation_file: Arc<TranslationFile>,
+    /// Whether every pipeline traces each packet (target `janus::trace`).
+    packet_trace: bool,
 }
 
 /// Makes `pipeline` the committed one; with a journal, first starts a new
@@ -86,7 +88,8 @@ struct State {
 /// written the old pipeline stays (and when the new journal was renamed
 /// into place but the directory could not be synced, the journal takes
 /// no more writes until a restart, see [`Journal::start`]).
-fn commit(state: &mut State, pipeline: Pipeline, carried: &[p4::Update]) -> Result<(), Status> {
+fn commit(state: &mut State, mut pipeline: Pipeline, carried: &[p4::Update]) -> Result<(), Status> {
+    pipeline.switch.set_trace(state.packet_trace);
     if let Some(journal) = state.journal.as_mut() {
         journal.start(&pipeline.config, carried).map_err(|e| {
             tracing::error!("the pipeline cannot be saved: {e}");
@@ -436,6 +439,7 @@ impl P4RuntimeService {
                     journal: None,
                     generation: 0,
                     translation_file: Arc::default(),
+                    packet_trace: false,
                 }),
                 writers: tokio::sync::Mutex::new(()),
                 waiting: AtomicUsize::new(0),
@@ -448,6 +452,17 @@ impl P4RuntimeService {
     /// [`P4RuntimeService::restore`]).
     pub fn set_translation_file(&self, file: TranslationFile) {
         self.shared.lock().translation_file = Arc::new(file);
+    }
+
+    /// Traces every packet of every pipeline committed from now on, and of
+    /// the one running (`janus::trace` events at level info: parser
+    /// states, tables, actions, the fate).
+    pub fn set_packet_trace(&self, on: bool) {
+        let mut state = self.shared.lock();
+        state.packet_trace = on;
+        if let Some(p) = state.pipeline.as_mut() {
+            p.switch.set_trace(on);
+        }
     }
 
     /// The operator's translation mappings.

@@ -903,8 +903,8 @@ impl Pipeline {
     /// Visits every value of translated type `ty` the state holds (with a
     /// description of its holder) until `visit` returns true: table
     /// entries' matches and arguments and default actions (data-plane
-    /// values), members' and one-shot sets' arguments (SDN values, as
-    /// written).
+    /// values), members', one-shot sets' and group actions' arguments (SDN
+    /// values, as written).
     fn held(&self, ty: usize, visit: &mut dyn FnMut(Held<'_>, &dyn Fn() -> String) -> bool) {
         let is = |tr: &Option<Tr>| tr.as_ref().is_some_and(|t| t.ty == ty);
         for t in self.tables.values() {

@@ -14,3 +14,4 @@ pub mod nic_run;
 pub mod p4;
 pub mod sim;
 pub mod sim_run;
+pub mod switch;

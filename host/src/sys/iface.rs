@@ -78,37 +78,8 @@ impl Iface {
     /// An `AF_PACKET` socket bound to the existing interface `name` (for
     /// instance a veth end), receiving every frame it carries.
     pub fn packet(name: &str) -> io::Result<Self> {
-        ifreq(name)?;
-        let cname = std::ffi::CString::new(name).map_err(|_| io::ErrorKind::InvalidInput)?;
-        // SAFETY: `cname` is a valid C string.
-        let index = unsafe { libc::if_nametoindex(cname.as_ptr()) };
-        if index == 0 {
-            return Err(super::last_error());
-        }
-        let proto = (libc::ETH_P_ALL as u16).to_be();
-        // SAFETY: no pointers; a non-negative return is a new descriptor.
-        let fd = check(unsafe {
-            libc::socket(
-                libc::AF_PACKET,
-                libc::SOCK_RAW | libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC,
-                libc::c_int::from(proto),
-            )
-        })?;
-        // SAFETY: fresh descriptor owned by nobody else.
-        let fd = unsafe { OwnedFd::from_raw_fd(fd) };
-        // SAFETY: a zeroed sockaddr_ll is valid; fields set below.
-        let mut addr: libc::sockaddr_ll = unsafe { std::mem::zeroed() };
-        addr.sll_family = libc::AF_PACKET as u16;
-        addr.sll_protocol = proto;
-        addr.sll_ifindex = index as libc::c_int;
-        // SAFETY: `addr` is a sockaddr_ll of the size passed.
-        check(unsafe {
-            libc::bind(
-                fd.as_raw_fd(),
-                (&addr as *const libc::sockaddr_ll).cast(),
-                std::mem::size_of::<libc::sockaddr_ll>() as libc::socklen_t,
-            )
-        })?;
+        let (fd, index) = packet_socket(name)?;
+        bind_packet(&fd, index)?;
         Ok(Self {
             fd,
             kind: IfaceKind::Packet,
@@ -176,4 +147,45 @@ fn would_block_is_none(r: io::Result<usize>) -> io::Result<Option<usize>> {
         Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(None),
         Err(e) => Err(e),
     }
+}
+
+/// A non-blocking `AF_PACKET` raw socket for every protocol, not bound
+/// yet, and the index of interface `name`.
+pub(crate) fn packet_socket(name: &str) -> io::Result<(OwnedFd, libc::c_int)> {
+    ifreq(name)?;
+    let cname = std::ffi::CString::new(name).map_err(|_| io::ErrorKind::InvalidInput)?;
+    // SAFETY: `cname` is a valid C string.
+    let index = unsafe { libc::if_nametoindex(cname.as_ptr()) };
+    if index == 0 {
+        return Err(super::last_error());
+    }
+    let proto = (libc::ETH_P_ALL as u16).to_be();
+    // SAFETY: no pointers; a non-negative return is a new descriptor.
+    let fd = check(unsafe {
+        libc::socket(
+            libc::AF_PACKET,
+            libc::SOCK_RAW | libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC,
+            libc::c_int::from(proto),
+        )
+    })?;
+    // SAFETY: fresh descriptor owned by nobody else.
+    Ok((unsafe { OwnedFd::from_raw_fd(fd) }, index as libc::c_int))
+}
+
+/// Binds a packet socket to interface `index`, every protocol.
+pub(crate) fn bind_packet(fd: &OwnedFd, index: libc::c_int) -> io::Result<()> {
+    // SAFETY: a zeroed sockaddr_ll is valid; fields set below.
+    let mut addr: libc::sockaddr_ll = unsafe { std::mem::zeroed() };
+    addr.sll_family = libc::AF_PACKET as u16;
+    addr.sll_protocol = (libc::ETH_P_ALL as u16).to_be();
+    addr.sll_ifindex = index;
+    // SAFETY: `addr` is a sockaddr_ll of the size passed.
+    check(unsafe {
+        libc::bind(
+            fd.as_raw_fd(),
+            (&addr as *const libc::sockaddr_ll).cast(),
+            std::mem::size_of::<libc::sockaddr_ll>() as libc::socklen_t,
+        )
+    })?;
+    Ok(())
 }

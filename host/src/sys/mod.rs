@@ -6,6 +6,7 @@ pub mod eventfd;
 pub mod fdpass;
 pub mod iface;
 pub mod memfd;
+pub mod packet_ring;
 pub mod poll;
 pub mod signal;
 

@@ -1,0 +1,558 @@
+//! `janus switch`: simple_switch_grpc's command line (bmv2's
+//! `docs/simple_switch.md`, its `options_parse.cpp` and
+//! `targets/simple_switch_grpc/main.cpp`) over Janus: the P4Runtime server
+//! of `janus ctrl serve`, the program's ports bound to Linux interfaces
+//! (`-i PORT@IFACE`, mmap'd packet rings), the CPU port wired to
+//! PacketIn/PacketOut, captures per interface (`--pcap`) and per-packet
+//! traces (`--log-console`). The option-by-option mapping is in
+//! docs/switch.md.
+
+use clap::{Args, Parser};
+use janus_ctrl::server::{DEFAULT_CPU_PORT, P4RuntimeService, ServeConfig, serve_with};
+use janus_host::ports::{PortEvent, PortSet};
+use janus_host::sys::packet_ring::RingConfig;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// bmv2's drop port, the only one Janus's v1model has.
+const DROP_PORT: u32 = 511;
+
+/// How long the data plane waits for frames before it looks at
+/// PacketOuts again.
+const POLL: Duration = Duration::from_millis(2);
+
+/// `janus switch [OPTIONS] [PROGRAM] [-- TARGET OPTIONS]`, as
+/// `simple_switch_grpc [options] <path to JSON config file> [-- target options]`.
+#[derive(Args)]
+pub struct SwitchArgs {
+    /// `<port-num>@<interface-name>`: attach the interface as that port at
+    /// start-up (repeatable; ports 0 to 511, uplinks included).
+    #[arg(short = 'i', long = "interface", value_name = "PORT@IFACE",
+          value_parser = parse_interface)]
+    interfaces: Vec<(u32, String)>,
+    /// Write each interface's input and output as `<iface>_in.pcap` and
+    /// `<iface>_out.pcap` in this directory (default: the current one), as
+    /// packets go through.
+    #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = ".")]
+    pcap: Option<PathBuf>,
+    /// Read and write packets from files (bmv2's `--use-files`): not
+    /// supported yet.
+    #[arg(long, value_name = "WAIT")]
+    use_files: Option<i64>,
+    /// Receive packets on this nanomsg socket (bmv2's `--packet-in`): not
+    /// supported yet.
+    #[arg(long, value_name = "ADDR")]
+    packet_in: Option<String>,
+    /// Accepted for compatibility: Janus has no Thrift server (use
+    /// P4Runtime, or `janus ctrl table`).
+    #[arg(long, value_name = "PORT")]
+    thrift_port: Option<u16>,
+    /// The P4Runtime device id (bmv2's default: 0).
+    #[arg(long, default_value_t = 0)]
+    device_id: u64,
+    /// nanomsg event log (bmv2's `--nanolog`): not supported yet.
+    #[arg(long, value_name = "ADDR")]
+    nanolog: Option<String>,
+    /// Log to stderr, with a trace of every packet (parser states, tables
+    /// with their keys and hit or miss, actions with their arguments, the
+    /// packet's fate).
+    #[arg(long, conflicts_with = "log_file")]
+    log_console: bool,
+    /// Log to this file instead, packet traces included.
+    #[arg(long, value_name = "FILE")]
+    log_file: Option<PathBuf>,
+    /// trace, debug, info, warn, error or off (bmv2's default: trace).
+    #[arg(short = 'L', long, value_name = "LEVEL", value_parser = ["trace", "debug", "info", "warn", "error", "off"])]
+    log_level: Option<String>,
+    /// With --log-file: flush after every message.
+    #[arg(long)]
+    log_flush: bool,
+    /// Restore state from a file (bmv2's `--restore-state`): not supported
+    /// yet; `--state DIR` (after `--`) keeps Janus's state.
+    #[arg(long, value_name = "FILE")]
+    restore_state: Option<PathBuf>,
+    /// Log the first N bytes of every packet received and sent (level
+    /// info).
+    #[arg(long, value_name = "N")]
+    dump_packet_data: Option<usize>,
+    /// Start without a program; a P4Runtime client pushes one.
+    #[arg(long)]
+    no_p4: bool,
+    /// Accepted for compatibility (Janus takes any port number 0 to 511).
+    #[arg(long, value_name = "N")]
+    max_port_count: Option<u32>,
+    /// Add a directory to the include search path of a P4 program.
+    #[arg(short = 'I', value_name = "DIR")]
+    include: Vec<PathBuf>,
+    /// The program: P4 source, or a pipeline file (`janus p4 compile -o`);
+    /// not bmv2 JSON.
+    program: Option<PathBuf>,
+    /// Target options, after `--`: `--grpc-server-addr ADDR`,
+    /// `--cpu-port N`, `--drop-port N`, TLS (`--grpc-server-ssl ...`), and
+    /// Janus's `--state DIR`.
+    #[arg(last = true, value_name = "TARGET OPTIONS")]
+    target: Vec<String>,
+}
+
+/// The target options of simple_switch_grpc (after `--`).
+#[derive(Parser, Debug)]
+#[command(name = "janus switch --", no_binary_name = true)]
+struct TargetArgs {
+    /// Bind the P4Runtime server to this address (default 0.0.0.0:9559).
+    #[arg(long, value_name = "ADDR")]
+    grpc_server_addr: Option<SocketAddr>,
+    /// The CPU port: packets sent to it become PacketIns, PacketOuts enter
+    /// the pipeline on it (not 0, below 512, no interface on it; default
+    /// 510).
+    #[arg(long, value_name = "N")]
+    cpu_port: Option<u32>,
+    /// The drop port: 511 (the only one Janus's v1model has).
+    #[arg(long, value_name = "N")]
+    drop_port: Option<u32>,
+    /// Not supported: Janus's `egress_spec` starts at 0 as bmv2's default.
+    #[arg(long)]
+    egress_spec_init_to_drop: bool,
+    /// Accepted: Janus always takes a new pipeline at run time.
+    #[arg(long)]
+    disable_swap: bool,
+    /// Not supported: packets over a gRPC channel.
+    #[arg(long, value_name = "ADDR")]
+    dp_grpc_server_addr: Option<String>,
+    /// Serve TLS; Janus does so only with client certificates
+    /// (`--grpc-server-with-client-auth`).
+    #[arg(long)]
+    grpc_server_ssl: bool,
+    #[arg(long, value_name = "FILE")]
+    grpc_server_cacert: Option<PathBuf>,
+    #[arg(long, value_name = "FILE")]
+    grpc_server_cert: Option<PathBuf>,
+    #[arg(long, value_name = "FILE")]
+    grpc_server_key: Option<PathBuf>,
+    #[arg(long)]
+    grpc_server_with_client_auth: bool,
+    /// Janus: keep the pipeline and every entity written in this directory
+    /// and restore them at start-up (as `janus ctrl serve --state`).
+    #[arg(long, value_name = "DIR")]
+    state: Option<PathBuf>,
+}
+
+fn parse_interface(s: &str) -> Result<(u32, String), String> {
+    let (port, iface) = s
+        .split_once('@')
+        .ok_or_else(|| format!("`{s}`: expected PORT@IFACE, e.g. 1@veth1"))?;
+    let port: u32 = port
+        .parse()
+        .map_err(|_| format!("`{s}`: the port `{port}` is not a number"))?;
+    if port > 511 {
+        return Err(format!(
+            "`{s}`: port {port} is not a v1model port (0 to 511)"
+        ));
+    }
+    if iface.is_empty() {
+        return Err(format!("`{s}`: no interface after `@`"));
+    }
+    Ok((port, iface.to_string()))
+}
+
+/// How the switch logs, for `main` to set up before it runs.
+pub struct Logging {
+    /// The `tracing` filter.
+    pub filter: String,
+    /// Where: stderr, or this file.
+    pub file: Option<PathBuf>,
+    pub flush: bool,
+}
+
+impl SwitchArgs {
+    /// The logging the options ask for: without --log-console or
+    /// --log-file, warnings to stderr (bmv2 logs nothing then); with one,
+    /// the level of `-L` (bmv2's default, trace, otherwise) for Janus's
+    /// crates, and packet traces when it includes info.
+    pub fn logging(&self) -> Logging {
+        if !self.log_console && self.log_file.is_none() {
+            return Logging {
+                filter: "warn".into(),
+                file: None,
+                flush: false,
+            };
+        }
+        let level = self.log_level.as_deref().unwrap_or("trace");
+        let traces = matches!(level, "trace" | "debug" | "info");
+        let filter = match level {
+            "off" => "off".to_string(),
+            "trace" | "debug" => {
+                format!("warn,janus={level},janus_ctrl={level},janus_v1model={level}")
+            }
+            other => other.to_string(),
+        };
+        Logging {
+            filter: if traces {
+                format!("{filter},janus::trace=info")
+            } else {
+                filter
+            },
+            file: self.log_file.clone(),
+            flush: self.log_flush,
+        }
+    }
+}
+
+/// What a refused command line says (exit 2).
+fn refuse(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(2)
+}
+
+pub fn run(args: SwitchArgs) -> ExitCode {
+    let target = match TargetArgs::try_parse_from(&args.target) {
+        Ok(t) => t,
+        Err(e) => return refuse(format!("target options (after `--`): {e}")),
+    };
+    for (given, what) in [
+        (
+            args.use_files.is_some(),
+            "--use-files (packets from pcap files)",
+        ),
+        (
+            args.packet_in.is_some(),
+            "--packet-in (nanomsg packet sockets)",
+        ),
+        (
+            args.nanolog.is_some(),
+            "--nanolog (the nanomsg event logger)",
+        ),
+        (
+            args.restore_state.is_some(),
+            "--restore-state (use `-- --state DIR`)",
+        ),
+        (
+            target.dp_grpc_server_addr.is_some(),
+            "--dp-grpc-server-addr",
+        ),
+        (
+            target.egress_spec_init_to_drop,
+            "--egress-spec-init-to-drop",
+        ),
+    ] {
+        if given {
+            return refuse(format!("janus switch does not support {what} yet"));
+        }
+    }
+    if let Some(p) = args.thrift_port {
+        eprintln!(
+            "janus switch: --thrift-port {p} accepted, but Janus has no Thrift server: program the switch over P4Runtime"
+        );
+    }
+    if let Some(d) = target.drop_port.filter(|&d| d != DROP_PORT) {
+        return refuse(format!(
+            "--drop-port {d}: Janus's v1model drops on port {DROP_PORT} only"
+        ));
+    }
+    let cpu_port = target.cpu_port.unwrap_or(DEFAULT_CPU_PORT);
+    if cpu_port == 0 || cpu_port > 511 {
+        return refuse(format!("--cpu-port {cpu_port}: from 1 to 511"));
+    }
+    if let Some((_, iface)) = args.interfaces.iter().find(|(p, _)| *p == cpu_port) {
+        return refuse(format!(
+            "port {cpu_port} is the CPU port and cannot also be interface {iface} (choose another --cpu-port after `--`)"
+        ));
+    }
+    if args.interfaces.iter().any(|(p, _)| *p == DROP_PORT) {
+        return refuse(format!(
+            "port {DROP_PORT} is the drop port: it cannot have an interface"
+        ));
+    }
+    let tls = match tls_config(&target) {
+        Ok(t) => t,
+        Err(e) => return refuse(e),
+    };
+    let pipeline = match (&args.program, args.no_p4) {
+        (Some(path), false) => match load_program(path, &args.include) {
+            Ok(p) => Some(p),
+            Err(e) => return refuse(format!("{}: {e}", path.display())),
+        },
+        (Some(path), true) => {
+            eprintln!(
+                "janus switch: ignoring {} as --no-p4 was given",
+                path.display()
+            );
+            None
+        }
+        (None, true) => None,
+        (None, false) => {
+            return refuse(
+                "give a program (P4 source or a `janus p4 compile -o` pipeline file), or --no-p4",
+            );
+        }
+    };
+    if let Some(dir) = &args.pcap
+        && !dir.is_dir()
+    {
+        return refuse(format!("--pcap {}: no such directory", dir.display()));
+    }
+    let addr = target
+        .grpc_server_addr
+        .unwrap_or_else(|| SocketAddr::from(([0, 0, 0, 0], 9559)));
+    if addr.ip().is_unspecified() {
+        tracing::warn!(%addr, "development mode: the P4Runtime server listens on every address");
+        eprintln!(
+            "janus switch: warning: P4Runtime on {addr} is reachable from every interface of this host (development mode; `janus ctrl serve` refuses it)"
+        );
+    }
+    let ports = match PortSet::open(&args.interfaces, RingConfig::default()) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let service = P4RuntimeService::with_cpu_port(args.device_id, cpu_port);
+    if let Some(state) = target.state
+        && let Err(e) = service.restore(&janus_ctrl::journal::StateConfig::new(state.clone()))
+    {
+        eprintln!("error: --state {}: {e}", state.display());
+        return ExitCode::from(1);
+    }
+    if let Some(p) = pipeline
+        && service.pipeline_config().is_none()
+        && let Err(e) = service.commit_pipeline(p)
+    {
+        eprintln!("error: the pipeline cannot be committed: {e}");
+        return ExitCode::from(1);
+    }
+    if args.log_console || args.log_file.is_some() {
+        service.set_packet_trace(true);
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("janus-switch")
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start the runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let (tx, rx) = tokio::sync::mpsc::channel(1024);
+    service.set_port_output(tx);
+    let captures = match args
+        .pcap
+        .as_deref()
+        .map(|d| Captures::open(d, &ports))
+        .transpose()
+    {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: --pcap: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let plane = DataPlane {
+        ports,
+        switch: service.switch_handle(),
+        packet_outs: rx,
+        captures,
+        dump: args.dump_packet_data.unwrap_or(0),
+    };
+    let listed: Vec<String> = plane
+        .ports
+        .list()
+        .map(|(p, i)| format!("{p}@{i}"))
+        .collect();
+    if let Err(e) = std::thread::Builder::new()
+        .name("janus-dataplane".into())
+        .spawn(move || plane.run())
+    {
+        eprintln!("error: cannot start the data plane: {e}");
+        return ExitCode::from(1);
+    }
+    runtime.block_on(async move {
+        let listener = match tokio::net::TcpListener::bind(addr).await {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("error: cannot listen on {addr}: {e}");
+                return ExitCode::from(1);
+            }
+        };
+        let addr = listener.local_addr().unwrap_or(addr);
+        let transport = if tls.is_some() { "mTLS" } else { "plaintext" };
+        eprintln!(
+            "janus switch: P4Runtime ({transport}) on {addr}, device id {}, CPU port {cpu_port}, ports [{}]",
+            args.device_id,
+            listed.join(", ")
+        );
+        match serve_with(service, listener, ServeConfig { tls }, std::future::pending()).await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: the server stopped: {e}");
+                ExitCode::from(1)
+            }
+        }
+    })
+}
+
+/// The TLS the target options ask for: simple_switch_grpc's
+/// `--grpc-server-ssl` with `--grpc-server-cert`, `--grpc-server-key`,
+/// `--grpc-server-cacert` and `--grpc-server-with-client-auth` is Janus's
+/// mTLS; TLS without client certificates is refused (Janus knows a
+/// client by its certificate).
+fn tls_config(t: &TargetArgs) -> Result<Option<janus_ctrl::auth::TlsConfig>, String> {
+    if !t.grpc_server_ssl {
+        return Ok(None);
+    }
+    match (&t.grpc_server_cert, &t.grpc_server_key, &t.grpc_server_cacert) {
+        (Some(cert), Some(key), Some(ca)) if t.grpc_server_with_client_auth => {
+            janus_ctrl::auth::TlsConfig::from_files(cert, key, ca)
+                .map(Some)
+                .map_err(|e| e.to_string())
+        }
+        (Some(_), Some(_), Some(_)) => Err(
+            "--grpc-server-ssl: Janus serves TLS only with client certificates; add --grpc-server-with-client-auth".into(),
+        ),
+        _ => Err(
+            "--grpc-server-ssl needs --grpc-server-cert, --grpc-server-key and --grpc-server-cacert".into(),
+        ),
+    }
+}
+
+/// The program at `path`: P4 source or a pipeline file; a bmv2 JSON gets
+/// the control plane's message saying what to give instead.
+fn load_program(path: &Path, include: &[PathBuf]) -> Result<janus_ctrl::device::Pipeline, String> {
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
+        return match janus_ctrl::device::compile_device_config(&bytes) {
+            Err(e) => Err(e.to_string()),
+            Ok(_) => Err("a JSON file is not a program".into()),
+        };
+    }
+    super::ctrl::initial_pipeline(path, include, &Default::default())
+}
+
+/// Each port's captures, `<iface>_in.pcap` and `<iface>_out.pcap`.
+struct Captures {
+    files: Vec<(u32, Capture, Capture)>,
+}
+
+type Capture = janus_pcap::Writer<std::io::BufWriter<std::fs::File>>;
+
+impl Captures {
+    fn open(dir: &Path, ports: &PortSet) -> Result<Captures, String> {
+        let file = |name: String| -> Result<Capture, String> {
+            let path = dir.join(&name);
+            let f = std::fs::File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            janus_pcap::Writer::new(std::io::BufWriter::new(f), Default::default())
+                .map_err(|e| format!("{}: {e}", path.display()))
+        };
+        let mut files = Vec::new();
+        for (port, iface) in ports.list() {
+            files.push((
+                port,
+                file(format!("{iface}_in.pcap"))?,
+                file(format!("{iface}_out.pcap"))?,
+            ));
+        }
+        Ok(Captures { files })
+    }
+
+    fn write(&mut self, port: u32, input: bool, frame: &[u8]) {
+        let Some((_, i, o)) = self.files.iter_mut().find(|(p, _, _)| *p == port) else {
+            return;
+        };
+        let w = if input { i } else { o };
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        if let Err(e) = w.write_packet(now.as_nanos() as u64, frame) {
+            tracing::warn!(port, "pcap: {e}");
+        }
+    }
+
+    /// Makes what was written readable (tshark may be reading as we go).
+    fn flush(&mut self) {
+        for (_, i, o) in &mut self.files {
+            let _ = i.flush();
+            let _ = o.flush();
+        }
+    }
+}
+
+/// The data plane's thread: ports in, the pipeline, ports out.
+struct DataPlane {
+    ports: PortSet,
+    switch: janus_ctrl::server::SwitchHandle,
+    packet_outs: tokio::sync::mpsc::Receiver<(u32, Vec<u8>)>,
+    captures: Option<Captures>,
+    /// Bytes of each packet to log (`--dump-packet-data`).
+    dump: usize,
+}
+
+impl DataPlane {
+    fn run(mut self) {
+        let mut out: Vec<(u32, Vec<u8>)> = Vec::new();
+        loop {
+            let Self {
+                ports,
+                switch,
+                captures,
+                dump,
+                ..
+            } = &mut self;
+            let mut received = 0usize;
+            let events = ports.poll(POLL, |port, frame| {
+                received += 1;
+                if let Some(c) = captures.as_mut() {
+                    c.write(port, true, frame);
+                }
+                if *dump > 0 {
+                    tracing::info!(port, data = %hex(frame, *dump), "packet in");
+                }
+                if let Some(sent) = switch.inject(port, frame) {
+                    out.extend(sent);
+                }
+            });
+            let events = match events {
+                Ok(e) => e,
+                Err(e) => {
+                    tracing::error!("the data plane cannot poll its ports: {e}");
+                    return;
+                }
+            };
+            self.report(events);
+            while let Ok(packet) = self.packet_outs.try_recv() {
+                out.push(packet);
+            }
+            let wrote = received > 0 || !out.is_empty();
+            for (port, frame) in out.drain(..) {
+                if let Some(c) = self.captures.as_mut() {
+                    c.write(port, false, &frame);
+                }
+                if self.dump > 0 {
+                    tracing::info!(port, data = %hex(&frame, self.dump), "packet out");
+                }
+                if !self.ports.send(port, &frame) {
+                    tracing::debug!(port, "no interface takes the packet: dropped");
+                }
+            }
+            let events = self.ports.flush();
+            self.report(events);
+            if wrote && let Some(c) = self.captures.as_mut() {
+                c.flush();
+            }
+        }
+    }
+
+    fn report(&self, events: Vec<PortEvent>) {
+        for PortEvent::Down { port, iface, why } in events {
+            tracing::error!(port, %iface, "port down: {why}; the switch goes on without it");
+            eprintln!("janus switch: port {port} ({iface}) is down: {why}");
+        }
+    }
+}
+
+/// The first `n` bytes of `frame` in hex.
+fn hex(frame: &[u8], n: usize) -> String {
+    frame.iter().take(n).map(|b| format!("{b:02x}")).collect()
+}
