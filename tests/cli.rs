@@ -989,3 +989,179 @@ V1Switch(P(), VC(), I(), E(), CC(), D()) main;
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `-D NAME[=VALUE]` and `-I DIR` reach the preprocessor on every command
+/// that reads P4 source: `sim test`, `sim run`, `ctrl serve --p4`, `nic run
+/// --p4` and `image build` take the options `p4 check` takes.
+#[test]
+fn p4_commands_take_defines_and_include_dirs() {
+    let dir = temp_dir("defines");
+    let inc = dir.join("inc");
+    std::fs::create_dir_all(&inc).unwrap();
+    std::fs::write(inc.join("port.p4"), "const bit<9> BASE = 1;\n").unwrap();
+    let prog = dir.join("prog.p4");
+    std::fs::write(
+        &prog,
+        r#"#include <core.p4>
+#include <v1model.p4>
+#include "port.p4"
+#ifndef OUT
+#error define OUT
+#endif
+header h_t { bit<8> f; }
+struct hs { h_t h; }
+struct m_t { }
+parser P(packet_in p, out hs h, inout m_t m, inout standard_metadata_t sm) { state start { p.extract(h.h); transition accept; } }
+control VC(inout hs h, inout m_t m) { apply { } }
+control I(inout hs h, inout m_t m, inout standard_metadata_t sm) { apply { sm.egress_spec = BASE + OUT; } }
+control E(inout hs h, inout m_t m, inout standard_metadata_t sm) { apply { } }
+control CC(inout hs h, inout m_t m) { apply { } }
+control D(packet_out p, in hs h) { apply { p.emit(h.h); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"#,
+    )
+    .unwrap();
+    let stf = dir.join("prog.stf");
+    std::fs::write(&stf, "packet 0 aa\nexpect 3 aa $\n").unwrap();
+    let (prog, stf, inc) = (
+        prog.display().to_string(),
+        stf.display().to_string(),
+        inc.display().to_string(),
+    );
+    // sim test: without the options the program does not compile (2).
+    let out = janus(&["sim", "test", &prog, &stf]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = janus(&["sim", "test", &prog, &stf, "-I", &inc]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("define OUT"));
+    janus_ok(&["sim", "test", &prog, &stf, "-I", &inc, "-D", "OUT=2"]);
+    // sim run: the packet leaves on port 1 + OUT.
+    let pcap = dir.join("in.pcap");
+    write_pcap(&pcap, &[(1, vec![0xaa])]);
+    let out_dir = dir.join("out");
+    let stdout = janus_ok(&[
+        "sim",
+        "run",
+        &prog,
+        "--in",
+        &format!("0={}", pcap.display()),
+        "--out-dir",
+        &out_dir.display().to_string(),
+        "-I",
+        &inc,
+        "-D",
+        "OUT=4",
+    ]);
+    assert!(stdout.contains("port 5: 1 packets"), "{stdout}");
+    // ctrl serve --p4: refused (2) without the options, served with them.
+    let out = janus(&[
+        "ctrl",
+        "serve",
+        "--insecure",
+        "--listen",
+        "127.0.0.1:0",
+        "--p4",
+        &prog,
+        "-I",
+        &inc,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("define OUT"));
+    let server = common::Server::start(&[
+        "--insecure",
+        "--listen",
+        "127.0.0.1:0",
+        "--p4",
+        &prog,
+        "-I",
+        &inc,
+        "-D",
+        "OUT=2",
+    ]);
+    drop(server);
+    // image build: refused without -D, built with it.
+    let keys = dir.join("keys").display().to_string();
+    janus_ok(&["keys", "generate", "--out", &keys]);
+    let certs = dir.join("certs");
+    janus_ok(&["ctrl", "certs", "--out", &certs.display().to_string()]);
+    let config = dir.join("fw.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[management]\nlisten = \"127.0.0.1:9559\"\n\n[certificates]\nserver_cert = \"{0}/server.pem\"\nserver_key = \"{0}/server.key\"\nclient_ca = \"{0}/ca.pem\"\n",
+            certs.display()
+        ),
+    )
+    .unwrap();
+    let (config, key, img) = (
+        config.display().to_string(),
+        format!("{keys}/janus.key"),
+        dir.join("nic.img").display().to_string(),
+    );
+    let mut build = vec![
+        "image",
+        "build",
+        "--p4",
+        &prog,
+        "-I",
+        &inc,
+        "--config",
+        &config,
+        "--key",
+        &key,
+        "--security-version",
+        "1",
+        "-o",
+        &img,
+    ];
+    let out = janus(&build);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("define OUT"));
+    build.extend(["-D", "OUT=2"]);
+    janus_ok(&build);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A program the behavioural model cannot load names the place of the
+/// construct it refuses, `file:line:col`, on `janus sim test`.
+#[test]
+fn sim_load_errors_name_file_line_and_column() {
+    let dir = temp_dir("load-error");
+    let prog = dir.join("ext.p4");
+    std::fs::write(
+        &prog,
+        r#"#include <core.p4>
+#include <v1model.p4>
+extern void user_ext(in bit<8> x);
+header h_t { bit<8> f; }
+struct hs { h_t h; }
+struct m_t { }
+parser P(packet_in p, out hs h, inout m_t m, inout standard_metadata_t sm) { state start { p.extract(h.h); transition accept; } }
+control VC(inout hs h, inout m_t m) { apply { } }
+control I(inout hs h, inout m_t m, inout standard_metadata_t sm) {
+    apply {
+        user_ext(h.h.f);
+    }
+}
+control E(inout hs h, inout m_t m, inout standard_metadata_t sm) { apply { } }
+control CC(inout hs h, inout m_t m) { apply { } }
+control D(packet_out p, in hs h) { apply { p.emit(h.h); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"#,
+    )
+    .unwrap();
+    let stf = dir.join("ext.stf");
+    std::fs::write(&stf, "packet 0 aa\n").unwrap();
+    let out = janus(&[
+        "sim",
+        "test",
+        &prog.display().to_string(),
+        &stf.display().to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("{}:11:9: I:", prog.display())),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -10,7 +10,11 @@
  * first and then add their own declarations.
  */
 
-#ifndef JANUS_CORE_P4
+/* The include guard is p4c's name for it, so that programs testing
+ * `#ifdef _CORE_P4_` see the core library as included; JANUS_CORE_P4 is
+ * this project's older name, kept. */
+#ifndef _CORE_P4_
+#define _CORE_P4_
 #define JANUS_CORE_P4
 
 /*
@@ -93,4 +97,4 @@ match_kind {
 extern bool static_assert(bool check, string message);
 extern bool static_assert(bool check);
 
-#endif /* JANUS_CORE_P4 */
+#endif /* _CORE_P4_ */

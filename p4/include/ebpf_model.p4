@@ -27,7 +27,10 @@
  * build unchanged; the comments are this project's own.
  */
 
-#ifndef JANUS_EBPF_MODEL_P4
+/* p4c's include guard name; JANUS_EBPF_MODEL_P4 is this project's older
+ * name, kept. */
+#ifndef _EBPF_MODEL_P4_
+#define _EBPF_MODEL_P4_
 #define JANUS_EBPF_MODEL_P4
 
 #include <core.p4>
@@ -88,4 +91,4 @@ control filter<H>(inout H headers, out bool accept);
  */
 package ebpfFilter<H>(parse<H> prs, filter<H> filt);
 
-#endif /* JANUS_EBPF_MODEL_P4 */
+#endif /* _EBPF_MODEL_P4_ */

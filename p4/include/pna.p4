@@ -26,7 +26,13 @@
  *    mirror sessions 16, mirror slots 8, timestamps 64.
  */
 
-#ifndef JANUS_PNA_P4
+/* The include guard is p4c's name for pna.p4's (and dpdk/pna.p4's, which
+ * this file also serves as); _PORTABLE_NIC_ARCHITECTURE_P4_, the inner
+ * guard of some PNA variants, and JANUS_PNA_P4, this project's older
+ * name, are defined too. */
+#ifndef __PNA_P4__
+#define __PNA_P4__
+#define _PORTABLE_NIC_ARCHITECTURE_P4_
 #define JANUS_PNA_P4
 
 #include <core.p4>
@@ -526,4 +532,4 @@ package PNA_NIC<MH, MM, PH, PM>(
     MainControlT<MH, MM> main_control,
     MainDeparserT<MH, MM> main_deparser);
 
-#endif /* JANUS_PNA_P4 */
+#endif /* __PNA_P4__ */

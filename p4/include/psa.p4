@@ -19,8 +19,19 @@
  * the specification, which existing PSA programs are written against.
  */
 
-#ifndef JANUS_PSA_P4
+/* The include guard is p4c's name for psa.p4's; the same file serves as
+ * bmv2/psa.p4 and dpdk/psa.p4, whose guard is __PSA_P4__, so that is
+ * defined too, and JANUS_PSA_P4, this project's older name. */
+#ifndef _PORTABLE_SWITCH_ARCHITECTURE_P4_
+#define _PORTABLE_SWITCH_ARCHITECTURE_P4_
+#define __PSA_P4__
 #define JANUS_PSA_P4
+
+/* p4c's psa.p4 declares its (example) core types under this macro and
+ * defines it; programs may test it. */
+#ifndef PSA_CORE_TYPES
+#define PSA_CORE_TYPES
+#endif
 
 #include <core.p4>
 
@@ -567,4 +578,4 @@ package PSA_Switch<IH, IM, EH, EM, NM, CI2EM, CE2EM, RESUBM, RECIRCM>(
     EgressPipeline<EH, EM, NM, CI2EM, CE2EM, RECIRCM> egress,
     BufferingQueueingEngine bqe);
 
-#endif /* JANUS_PSA_P4 */
+#endif /* _PORTABLE_SWITCH_ARCHITECTURE_P4_ */

@@ -25,7 +25,10 @@
  * unchanged; the comments are this project's own.
  */
 
-#ifndef JANUS_UBPF_MODEL_P4
+/* p4c's include guard name; JANUS_UBPF_MODEL_P4 is this project's older
+ * name, kept. */
+#ifndef _UBPF_MODEL_P4_
+#define _UBPF_MODEL_P4_
 #define JANUS_UBPF_MODEL_P4
 
 #ifndef UBPF_MODEL_VERSION
@@ -137,4 +140,4 @@ control deparser<H>(packet_out b, in H headers);
  */
 package ubpf<H, M>(parse<H, M> prs, pipeline<H, M> p, deparser<H> dprs);
 
-#endif /* JANUS_UBPF_MODEL_P4 */
+#endif /* _UBPF_MODEL_P4_ */

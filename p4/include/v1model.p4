@@ -22,7 +22,11 @@
  * declared: many programs declare them themselves.
  */
 
-#ifndef JANUS_V1MODEL_P4
+/* The include guard is p4c's name for it (`#ifndef _V1_MODEL_P4_` in a
+ * program means "v1model.p4 not yet included"); JANUS_V1MODEL_P4 is this
+ * project's older name, kept. */
+#ifndef _V1_MODEL_P4_
+#define _V1_MODEL_P4_
 #define JANUS_V1MODEL_P4
 
 #ifndef V1MODEL_VERSION
@@ -120,6 +124,11 @@ extern direct_counter {
     // Count the current packet in the matched entry's counter.
     void count();
 }
+
+/* The colours a meter writes, as p4c's v1model.p4 names them. */
+#define V1MODEL_METER_COLOR_GREEN  0
+#define V1MODEL_METER_COLOR_YELLOW 1
+#define V1MODEL_METER_COLOR_RED    2
 
 #if V1MODEL_VERSION >= 20200408
 /*
@@ -361,4 +370,4 @@ package V1Switch<H, M>(Parser<H, M> p,
                        ComputeChecksum<H, M> ck,
                        Deparser<H> dep);
 
-#endif /* JANUS_V1MODEL_P4 */
+#endif /* _V1_MODEL_P4_ */

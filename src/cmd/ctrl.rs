@@ -81,9 +81,9 @@ pub enum CtrlCommand {
         /// A P4 program (or `.pipeline` file) to commit at start-up.
         #[arg(long, value_name = "PROG.p4")]
         p4: Option<PathBuf>,
-        /// Add a directory to the include search path (with --p4).
-        #[arg(short = 'I', value_name = "DIR")]
-        include: Vec<PathBuf>,
+        /// The preprocessor options for --p4 (`-I DIR`, `-D NAME[=VALUE]`).
+        #[command(flatten)]
+        preprocess: super::p4::PreprocessArgs,
         /// The P4Runtime device id this server answers to.
         #[arg(long, default_value_t = 1)]
         device_id: u64,
@@ -196,7 +196,7 @@ pub fn run(c: CtrlCommand) -> ExitCode {
         CtrlCommand::Serve {
             listen,
             p4,
-            include,
+            preprocess,
             device_id,
             cpu_port,
             tls,
@@ -226,7 +226,7 @@ pub fn run(c: CtrlCommand) -> ExitCode {
                 dir,
                 snapshot_every,
             });
-            if let Err(code) = start_state(&service, state, p4.as_deref(), &include) {
+            if let Err(code) = start_state(&service, state, p4.as_deref(), &preprocess) {
                 return code;
             }
             let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -274,7 +274,7 @@ fn start_state(
     service: &P4RuntimeService,
     state: Option<janus_ctrl::journal::StateConfig>,
     p4: Option<&Path>,
-    include: &[PathBuf],
+    preprocess: &super::p4::PreprocessArgs,
 ) -> Result<(), ExitCode> {
     if let Some(config) = state {
         match service.restore(&config) {
@@ -290,10 +290,11 @@ fn start_state(
     let Some(path) = p4 else {
         return Ok(());
     };
-    let pipeline = initial_pipeline(path, include, &service.translation_file()).map_err(|e| {
-        eprintln!("error: {}: {e}", path.display());
-        ExitCode::from(2)
-    })?;
+    let pipeline = initial_pipeline_with(path, &preprocess.options(), &service.translation_file())
+        .map_err(|e| {
+            eprintln!("error: {}: {e}", path.display());
+            ExitCode::from(2)
+        })?;
     match service.pipeline_config() {
         Some(restored) if restored.p4_device_config != pipeline.config.p4_device_config => {
             eprintln!(
@@ -310,21 +311,31 @@ fn start_state(
     }
 }
 
-/// The pipeline `--p4` names: compiled, with the program's own P4Info.
+/// The pipeline `--p4` names: compiled (with `-I` directories only), with
+/// the program's own P4Info.
 pub(crate) fn initial_pipeline(
     path: &Path,
     include: &[PathBuf],
+    translations: &janus_ctrl::translation::TranslationFile,
+) -> Result<Pipeline, String> {
+    let opts = janus_p4::driver::Options {
+        include_dirs: include.to_vec(),
+        ..Default::default()
+    };
+    initial_pipeline_with(path, &opts, translations)
+}
+
+/// [`initial_pipeline`] with all the front end's options (`-I`, `-D`).
+pub(crate) fn initial_pipeline_with(
+    path: &Path,
+    opts: &janus_p4::driver::Options,
     translations: &janus_ctrl::translation::TranslationFile,
 ) -> Result<Pipeline, String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     let file = if bytes.starts_with(b"janus-pipeline ") {
         janus_p4::pipeline::Pipeline::from_bytes(&bytes).map_err(|e| e.to_string())?
     } else {
-        let opts = janus_p4::driver::Options {
-            include_dirs: include.to_vec(),
-            ..Default::default()
-        };
-        let c = janus_p4::driver::compile_file(path, &opts).map_err(|e| e.to_string())?;
+        let c = janus_p4::driver::compile_file(path, opts).map_err(|e| e.to_string())?;
         if c.has_errors() {
             return Err(format!(
                 "the program does not compile:\n{}",

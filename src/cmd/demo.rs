@@ -1355,6 +1355,7 @@ fn boot_card(
     let built = build_image(&BuildSpec {
         p4: root.join(PROGRAM_PATH),
         include_dirs: Vec::new(),
+        defines: Vec::new(),
         config,
         key: dir.join("janus.key"),
         model: DEFAULT_MODEL.into(),

@@ -30,9 +30,8 @@ pub struct BuildArgs {
     /// The P4_16 program.
     #[arg(long, value_name = "PROG.p4")]
     p4: PathBuf,
-    /// Add a directory to the include search path.
-    #[arg(short = 'I', value_name = "DIR")]
-    include: Vec<PathBuf>,
+    #[command(flatten)]
+    preprocess: super::p4::PreprocessArgs,
     /// The firmware configuration (TOML).
     #[arg(long, value_name = "FILE")]
     config: PathBuf,
@@ -124,7 +123,8 @@ pub fn exit_code(e: &ToolError) -> u8 {
 fn build(args: &BuildArgs) -> Result<(), ToolError> {
     let spec = BuildSpec {
         p4: args.p4.clone(),
-        include_dirs: args.include.clone(),
+        include_dirs: args.preprocess.include.clone(),
+        defines: args.preprocess.defines(),
         config: args.config.clone(),
         key: args.key.clone(),
         model: args.model.clone(),

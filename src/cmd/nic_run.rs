@@ -70,9 +70,9 @@ pub struct RunArgs {
     /// booting a card.
     #[arg(long, value_name = "PROG.p4")]
     p4: Option<PathBuf>,
-    /// Add a directory to the include search path (with `--p4`).
-    #[arg(short = 'I', value_name = "DIR")]
-    include: Vec<PathBuf>,
+    /// The preprocessor options for `--p4` (`-I DIR`, `-D NAME[=VALUE]`).
+    #[command(flatten)]
+    preprocess: super::p4::PreprocessArgs,
     /// The management address the control plane listens on (never a
     /// tenant-reachable one; port 0: any free port). Required with `--p4`;
     /// on a card it replaces the configuration's.
@@ -158,8 +158,9 @@ fn development(args: &RunArgs, p4: &std::path::Path) -> Result<Served, ExitCode>
             ));
         }
     };
-    let pipeline = super::ctrl::initial_pipeline(p4, &args.include, &Default::default())
-        .map_err(|e| fail(format!("{}: {e}", p4.display())))?;
+    let pipeline =
+        super::ctrl::initial_pipeline_with(p4, &args.preprocess.options(), &Default::default())
+            .map_err(|e| fail(format!("{}: {e}", p4.display())))?;
     Ok(Served {
         pipeline,
         listen,

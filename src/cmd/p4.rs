@@ -108,6 +108,14 @@ impl P4RuntimeOutputs {
 pub struct FrontendArgs {
     /// The P4_16 program.
     pub program: PathBuf,
+    #[command(flatten)]
+    pub preprocess: PreprocessArgs,
+}
+
+/// The preprocessor options of every command that reads P4 source:
+/// `-I DIR` and `-D NAME[=VALUE]`, as cpp and p4c take them.
+#[derive(Args, Clone, Debug, Default)]
+pub struct PreprocessArgs {
     /// Add a directory to the include search path.
     #[arg(short = 'I', value_name = "DIR")]
     pub include: Vec<PathBuf>,
@@ -116,20 +124,31 @@ pub struct FrontendArgs {
     pub define: Vec<String>,
 }
 
-impl FrontendArgs {
-    fn options(&self) -> Options {
+impl PreprocessArgs {
+    /// The front-end options these give.
+    pub fn options(&self) -> Options {
         Options {
             include_dirs: self.include.clone(),
-            defines: self
-                .define
-                .iter()
-                .map(|d| match d.split_once('=') {
-                    Some((n, v)) => (n.to_string(), Some(v.to_string())),
-                    None => (d.clone(), None),
-                })
-                .collect(),
+            defines: self.defines(),
             ..Options::default()
         }
+    }
+
+    /// `-D NAME` as `(NAME, None)`, `-D NAME=VALUE` as `(NAME, Some(VALUE))`.
+    pub fn defines(&self) -> Vec<(String, Option<String>)> {
+        self.define
+            .iter()
+            .map(|d| match d.split_once('=') {
+                Some((n, v)) => (n.to_string(), Some(v.to_string())),
+                None => (d.clone(), None),
+            })
+            .collect()
+    }
+}
+
+impl FrontendArgs {
+    fn options(&self) -> Options {
+        self.preprocess.options()
     }
 }
 

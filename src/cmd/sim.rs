@@ -19,9 +19,8 @@ pub enum SimCommand {
         target: PathBuf,
         /// The STF test (when `target` is a program).
         stf: Option<PathBuf>,
-        /// Add a directory to the include search path.
-        #[arg(short = 'I', value_name = "DIR")]
-        include: Vec<PathBuf>,
+        #[command(flatten)]
+        preprocess: super::p4::PreprocessArgs,
         /// Log each packet's path: parser states, table keys, hits,
         /// actions, and its fate (to stderr).
         #[arg(long)]
@@ -41,9 +40,8 @@ pub enum SimCommand {
         /// Table entries and other set-up, as STF control-plane commands.
         #[arg(long, value_name = "FILE")]
         entries: Option<PathBuf>,
-        /// Add a directory to the include search path.
-        #[arg(short = 'I', value_name = "DIR")]
-        include: Vec<PathBuf>,
+        #[command(flatten)]
+        preprocess: super::p4::PreprocessArgs,
         /// Log each packet's path: parser states, table keys, hits,
         /// actions, and its fate (to stderr).
         #[arg(long)]
@@ -74,7 +72,7 @@ pub fn run(cmd: SimCommand) -> ExitCode {
             inputs,
             out_dir,
             entries,
-            include,
+            preprocess,
             trace,
         } => {
             let config = super::sim_run::RunConfig {
@@ -83,10 +81,7 @@ pub fn run(cmd: SimCommand) -> ExitCode {
                 out_dir,
                 entries,
                 options: SimOptions {
-                    compile: Options {
-                        include_dirs: include,
-                        ..Options::default()
-                    },
+                    compile: preprocess.options(),
                     trace,
                 },
             };
@@ -113,14 +108,11 @@ pub fn run(cmd: SimCommand) -> ExitCode {
         SimCommand::Test {
             target,
             stf,
-            include,
+            preprocess,
             trace,
         } => {
             let opts = SimOptions {
-                compile: Options {
-                    include_dirs: include,
-                    ..Options::default()
-                },
+                compile: preprocess.options(),
                 trace,
             };
             if target.is_dir() {
@@ -194,8 +186,11 @@ pub fn load_switch(program: &Path, opts: &SimOptions) -> Result<janus_v1model::V
     }
     let ir =
         c.ir.ok_or_else(|| format!("{} does not compile", program.display()))?;
-    let mut sw =
-        janus_v1model::V1Switch::load(ir).map_err(|e| format!("{}: {e}", program.display()))?;
+    // A refusal names its place in the program (`file:line:col: ...`).
+    let mut sw = janus_v1model::V1Switch::load(ir).map_err(|e| match e.location() {
+        Some(_) => e.to_string(),
+        None => format!("{}: {e}", program.display()),
+    })?;
     sw.set_trace(opts.trace);
     Ok(sw)
 }

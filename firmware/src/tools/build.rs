@@ -18,6 +18,8 @@ pub struct BuildSpec {
     pub p4: PathBuf,
     /// `-I` include folders.
     pub include_dirs: Vec<PathBuf>,
+    /// `-D NAME[=VALUE]` macro definitions.
+    pub defines: Vec<(String, Option<String>)>,
     /// The configuration file (TOML, see [`crate::config`]).
     pub config: PathBuf,
     /// The signing key (PKCS#8 PEM).
@@ -66,6 +68,7 @@ pub fn build_image(spec: &BuildSpec) -> Result<Built, ToolError> {
     let config = FirmwareConfig::load(&spec.config)?;
     let options = Options {
         include_dirs: spec.include_dirs.clone(),
+        defines: spec.defines.clone(),
         ..Options::default()
     };
     let compilation = compile_file(&spec.p4, &options).map_err(|source| ToolError::Io {

@@ -60,6 +60,7 @@ impl Workshop {
         let spec = BuildSpec {
             p4: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../p4/sdn.p4")),
             include_dirs: Vec::new(),
+            defines: Vec::new(),
             config: self.config(9000 + security_version as u16),
             key: self.path(key),
             model: model.to_string(),

@@ -33,6 +33,45 @@ pub enum CompileError {
         "the argument for constructor parameter `{0}` is not a compile-time constant (e.g. a division by zero)"
     )]
     NotConstant(String),
+    /// An error at a place in the program (`file:line:col`).
+    #[error("{at}: {error}")]
+    At {
+        at: String,
+        error: Box<CompileError>,
+    },
+}
+
+impl CompileError {
+    /// `self` at `span` of `program` (`file:line:col: ...`), unless it
+    /// already names a place or the program has no source locations.
+    pub fn at(self, program: &ir::Program, span: janus_p4::source::Span) -> CompileError {
+        if matches!(self, CompileError::At { .. }) {
+            return self;
+        }
+        match program.locator.locate(span) {
+            Some(at) => CompileError::At {
+                at,
+                error: Box::new(self),
+            },
+            None => self,
+        }
+    }
+
+    /// The error without the place it names.
+    pub fn inner(&self) -> &CompileError {
+        match self {
+            CompileError::At { error, .. } => error.inner(),
+            other => other,
+        }
+    }
+
+    /// The `file:line:col` this error names, if any.
+    pub fn location(&self) -> Option<&str> {
+        match self {
+            CompileError::At { at, .. } => Some(at),
+            _ => None,
+        }
+    }
 }
 
 /// Where a value lives in the arena.
@@ -45,6 +84,17 @@ pub enum Place {
     /// position of the accessed part within the element.
     Indexed {
         base: u32,
+        stride: u32,
+        size: u32,
+        index: Box<Node>,
+        offset: u32,
+        ty: TyId,
+    },
+    /// An element chosen at run time of an array that itself lies at a
+    /// place chosen at run time (`a[i][j]`, `s[i].arr[j]`): element `i` is
+    /// at `outer + i * stride`; `offset` as for [`Place::Indexed`].
+    IndexedIn {
+        outer: Box<Place>,
         stride: u32,
         size: u32,
         index: Box<Node>,
@@ -68,9 +118,10 @@ pub enum Place {
 impl Place {
     pub fn ty(&self) -> TyId {
         match self {
-            Place::Fixed { ty, .. } | Place::Indexed { ty, .. } | Place::StackNext { ty, .. } => {
-                *ty
-            }
+            Place::Fixed { ty, .. }
+            | Place::Indexed { ty, .. }
+            | Place::IndexedIn { ty, .. }
+            | Place::StackNext { ty, .. } => *ty,
         }
     }
 
@@ -90,6 +141,21 @@ impl Place {
                 ..
             } => Place::Indexed {
                 base,
+                stride,
+                size,
+                index,
+                offset: o + offset,
+                ty,
+            },
+            Place::IndexedIn {
+                outer,
+                stride,
+                size,
+                index,
+                offset: o,
+                ..
+            } => Place::IndexedIn {
+                outer,
                 stride,
                 size,
                 index,
@@ -142,6 +208,18 @@ impl Place {
                 offset,
                 ..
             } => {
+                let i = index.eval(env).to_u64()?;
+                (i < *size as u64).then(|| base + i as u32 * stride + offset)
+            }
+            Place::IndexedIn {
+                outer,
+                stride,
+                size,
+                index,
+                offset,
+                ..
+            } => {
+                let base = outer.resolve(env)?;
                 let i = index.eval(env).to_u64()?;
                 (i < *size as u64).then(|| base + i as u32 * stride + offset)
             }
@@ -204,6 +282,26 @@ pub enum Node {
         hi: u32,
         lo: u32,
         inner: Box<Node>,
+    },
+    /// `inner[start +: width]` (`up`) or `inner[start -: width]`, `start`
+    /// a run-time value: `width` bits of `inner` from its bit `start` (or
+    /// `start - width + 1`) up, as a `bit<width>`; bits outside `inner`
+    /// read as 0.
+    PartSelect {
+        inner: Box<Node>,
+        start: Box<Node>,
+        width: u32,
+        up: bool,
+    },
+    /// `whole` with the part-select `[start +: width]` (or `-:`) set to
+    /// `value`, for an assignment to the part-select: bits of the part
+    /// outside `whole` are not written.
+    PartSplice {
+        whole: Box<Node>,
+        start: Box<Node>,
+        value: Box<Node>,
+        width: u32,
+        up: bool,
     },
     /// `packet.lookahead<T>()` (or a field of it, `offset` bits in): bits
     /// of the packet past the cursor, not consumed. `need` bits (all of `T`)
@@ -301,6 +399,25 @@ impl Node {
                 inner,
             } => inner.eval(env).cast(*to_width, *to_signed),
             Node::Slice { hi, lo, inner } => inner.eval(env).slice(*hi, *lo),
+            Node::PartSelect {
+                inner,
+                start,
+                width,
+                up,
+            } => {
+                let lo = part_low(&start.eval(env), *width, *up);
+                part_get(&inner.eval(env), lo, *width)
+            }
+            Node::PartSplice {
+                whole,
+                start,
+                value,
+                width,
+                up,
+            } => {
+                let lo = part_low(&start.eval(env), *width, *up);
+                part_set(&whole.eval(env), lo, *width, &value.eval(env))
+            }
             Node::Lookahead {
                 offset,
                 width,
@@ -400,6 +517,32 @@ impl Node {
                 inner,
             } => inner.eval_word(env).cast(*to_width, *to_signed),
             Node::Slice { hi, lo, inner } => inner.eval_word(env).slice(*hi, *lo),
+            Node::PartSelect {
+                inner,
+                start,
+                width,
+                up,
+            } => {
+                let x = inner.eval_word(env);
+                let lo = part_low_word(start.eval_word(env), *width, *up);
+                Word::new(*width, false, part_get_word(x.v, x.width, lo, *width))
+            }
+            Node::PartSplice {
+                whole,
+                start,
+                value,
+                width,
+                up,
+            } => {
+                let x = whole.eval_word(env);
+                let lo = part_low_word(start.eval_word(env), *width, *up);
+                let v = value.eval_word(env).v;
+                Word::new(
+                    x.width,
+                    x.signed,
+                    part_set_word(x.v, x.width, lo, *width, v),
+                )
+            }
             Node::TableHit(slot) => {
                 Word::from_bool(env.results.get(*slot as usize).is_some_and(|r| r.hit))
             }
@@ -421,7 +564,7 @@ impl Node {
 
     /// `self` wrapped in [`Node::Narrow`] if it and every node inside it
     /// have at most 64 bits.
-    fn narrowed(self) -> Node {
+    pub fn narrowed(self) -> Node {
         if matches!(self, Node::Narrow(_)) || narrow_shape(&self).is_none() {
             return self;
         }
@@ -476,6 +619,26 @@ fn narrow_shape(n: &Node) -> Option<(u32, bool)> {
         Node::Slice { hi, lo, inner } => {
             narrow_shape(inner)?;
             (hi.saturating_sub(*lo) + 1, false)
+        }
+        Node::PartSelect {
+            inner,
+            start,
+            width,
+            ..
+        } => {
+            narrow_shape(inner)?;
+            narrow_shape(start)?;
+            (*width, false)
+        }
+        Node::PartSplice {
+            whole,
+            start,
+            value,
+            ..
+        } => {
+            narrow_shape(start)?;
+            narrow_shape(value)?;
+            narrow_shape(whole)?
         }
         Node::Narrow(inner) => narrow_shape(inner)?,
     };
@@ -599,6 +762,7 @@ fn is_literal(e: &ir::Expr) -> bool {
 fn member_types(types: &TypeTable, ty: TyId) -> Option<Vec<TyId>> {
     match types.get(ty) {
         Ty::Tuple(tys) => Some(tys.clone()),
+        Ty::Stack { elem, size } => Some(vec![*elem; *size as usize]),
         Ty::Struct(_) if !types.is_header(ty) && !types.is_union(ty) => {
             Some(types.struct_info(ty)?.fields.iter().map(|f| f.ty).collect())
         }
@@ -608,7 +772,8 @@ fn member_types(types: &TypeTable, ty: TyId) -> Option<Vec<TyId>> {
 
 /// The members of a struct or tuple value `e` (of member types `tys`), as
 /// expressions: the parts of a literal, or fields of a stored value.
-fn members(e: &ir::Expr, tys: &[TyId]) -> Vec<ir::Expr> {
+fn members(types: &TypeTable, e: &ir::Expr, tys: &[TyId]) -> Vec<ir::Expr> {
+    let of_array = matches!(types.get(e.ty), Ty::Stack { .. });
     match &e.kind {
         ExprKind::List(parts) => parts.clone(),
         ExprKind::Const(Value::List(vals)) => vals
@@ -618,6 +783,23 @@ fn members(e: &ir::Expr, tys: &[TyId]) -> Vec<ir::Expr> {
                 ty: *ty,
                 kind: ExprKind::Const(v.clone()),
                 span: e.span,
+            })
+            .collect(),
+        // An array's elements, by constant index.
+        _ if of_array => tys
+            .iter()
+            .enumerate()
+            .map(|(i, ty)| {
+                let index = ir::Expr {
+                    ty: TypeTable::INF_INT,
+                    kind: ExprKind::Const(Value::Int(i.into())),
+                    span: e.span,
+                };
+                ir::Expr {
+                    ty: *ty,
+                    kind: ExprKind::Index(Box::new(e.clone()), Box::new(index)),
+                    span: e.span,
+                }
             })
             .collect(),
         _ => tys
@@ -707,6 +889,35 @@ fn wire_width(types: &TypeTable, ty: TyId) -> Option<u32> {
         .try_fold(0u32, |sum, f| sum.checked_add(wire_width(types, f.ty)?))
 }
 
+/// The bits `packet.lookahead<T>()` needs in the packet: all of `T`, a
+/// varbit field counting as empty; `None` for a type it cannot read.
+pub fn lookahead_need(types: &TypeTable, ty: TyId) -> Option<u32> {
+    if let Some((w, _)) = scalar_shape(types, ty) {
+        return Some(w);
+    }
+    let fields = &types.structs.get(struct_index(types, ty)?)?.fields;
+    fields.iter().try_fold(0u32, |sum, f| {
+        let w = match types.get(f.ty) {
+            Ty::Varbit { .. } => 0,
+            _ => lookahead_need(types, f.ty)?,
+        };
+        sum.checked_add(w)
+    })
+}
+
+/// The widest `packet.lookahead<T>()` `e` evaluates (0 for none).
+pub fn expr_lookahead_need(types: &TypeTable, e: &ir::Expr) -> u32 {
+    let own = if is_lookahead(types, e) {
+        lookahead_need(types, e.ty).unwrap_or(0)
+    } else {
+        0
+    };
+    e.operands()
+        .into_iter()
+        .map(|x| expr_lookahead_need(types, x))
+        .fold(own, u32::max)
+}
+
 /// True if `ty` is core.p4's `packet_in`.
 pub fn is_packet_in(types: &TypeTable, ty: TyId) -> bool {
     matches!(types.get(ty), Ty::Extern { name, .. } if name == "packet_in")
@@ -726,14 +937,22 @@ pub fn lookahead_bits(n: &Node) -> u32 {
         | Node::Cast { inner: a, .. }
         | Node::Slice { inner: a, .. }
         | Node::Narrow(a) => lookahead_bits(a),
-        Node::Binary(_, a, b) => lookahead_bits(a).max(lookahead_bits(b)),
+        Node::Binary(_, a, b)
+        | Node::PartSelect {
+            inner: a, start: b, ..
+        } => lookahead_bits(a).max(lookahead_bits(b)),
+        Node::PartSplice {
+            whole,
+            start,
+            value,
+            ..
+        } => lookahead_bits(whole)
+            .max(lookahead_bits(start))
+            .max(lookahead_bits(value)),
         Node::Ternary(c, a, b) => lookahead_bits(c)
             .max(lookahead_bits(a))
             .max(lookahead_bits(b)),
-        Node::Load { place, .. } | Node::Valid(place) => match place.as_ref() {
-            Place::Indexed { index, .. } => lookahead_bits(index),
-            _ => 0,
-        },
+        Node::Load { place, .. } | Node::Valid(place) => place_lookahead_bits(place),
         Node::Equal { .. }
         | Node::Const(_)
         | Node::LoadFixed { .. }
@@ -741,6 +960,112 @@ pub fn lookahead_bits(n: &Node) -> u32 {
         | Node::TableHit(_)
         | Node::TableMiss(_)
         | Node::ActionRun(_) => 0,
+    }
+}
+
+/// The lowest bit of a part-select `[start +: width]` (`up`) or
+/// `[start -: width]`, possibly negative; `i64::MAX` for a start past any
+/// value's width.
+fn part_low(start: &Bits, width: u32, up: bool) -> i64 {
+    match start.to_u64().and_then(|s| i64::try_from(s).ok()) {
+        Some(s) if up => s,
+        Some(s) => s - (i64::from(width) - 1),
+        None => i64::MAX,
+    }
+}
+
+/// [`part_low`] of a start of at most 64 bits.
+#[inline]
+fn part_low_word(start: Word, width: u32, up: bool) -> i64 {
+    let s = i64::try_from(start.v).unwrap_or(i64::MAX);
+    if up {
+        s
+    } else {
+        s.saturating_sub(i64::from(width) - 1)
+    }
+}
+
+/// Bits `lo .. lo + width` of `x` as a `bit<width>`; bits outside `x` are 0.
+fn part_get(x: &Bits, lo: i64, width: u32) -> Bits {
+    let n = x.width();
+    if lo >= i64::from(n) || lo <= -i64::from(width) {
+        return Bits::zero(width, false);
+    }
+    let wide = x.cast(n, false).cast(n + width, false);
+    let moved = if lo >= 0 {
+        wide.shr(lo as u64)
+    } else {
+        wide.shl(lo.unsigned_abs())
+    };
+    moved.slice(width - 1, 0)
+}
+
+/// `x` with bits `lo .. lo + width` replaced by the low bits of `v`; bits
+/// of the range outside `x` are dropped.
+fn part_set(x: &Bits, lo: i64, width: u32, v: &Bits) -> Bits {
+    let n = x.width();
+    if lo >= i64::from(n) || lo <= -i64::from(width) {
+        return x.clone();
+    }
+    let wide = n + width;
+    let ones = Bits::ones(width, false).cast(wide, false);
+    let value = v.cast(width, false).cast(wide, false);
+    let (mask, value) = if lo >= 0 {
+        (ones.shl(lo as u64), value.shl(lo as u64))
+    } else {
+        (ones.shr(lo.unsigned_abs()), value.shr(lo.unsigned_abs()))
+    };
+    let (mask, value) = (mask.cast(n, false), value.cast(n, false));
+    let kept = x.cast(n, false).and(&mask.not());
+    kept.or(&value.and(&mask)).cast(n, x.is_signed())
+}
+
+/// [`part_get`] on a value of `n <= 64` bits (`x` its pattern).
+#[inline]
+fn part_get_word(x: u64, n: u32, lo: i64, width: u32) -> u64 {
+    if lo >= i64::from(n) || lo <= -i64::from(width) {
+        return 0;
+    }
+    let x = u128::from(x & low_mask(n));
+    let moved = if lo >= 0 {
+        x >> lo
+    } else {
+        x << lo.unsigned_abs()
+    };
+    (moved as u64) & low_mask(width)
+}
+
+/// [`part_set`] on a value of `n <= 64` bits (`x` its pattern).
+#[inline]
+fn part_set_word(x: u64, n: u32, lo: i64, width: u32, v: u64) -> u64 {
+    if lo >= i64::from(n) || lo <= -i64::from(width) {
+        return x;
+    }
+    let ones = u128::from(low_mask(width));
+    let v = u128::from(v) & ones;
+    let (mask, v) = if lo >= 0 {
+        (ones << lo, v << lo)
+    } else {
+        (ones >> lo.unsigned_abs(), v >> lo.unsigned_abs())
+    };
+    let (mask, v) = (mask as u64 & low_mask(n), v as u64 & low_mask(n));
+    (x & !mask) | (v & mask)
+}
+
+/// The low `w` bits set (`w <= 64`).
+#[inline]
+fn low_mask(w: u32) -> u64 {
+    if w >= 64 { u64::MAX } else { (1u64 << w) - 1 }
+}
+
+/// The widest `lookahead` in the run-time indexes of `p`.
+pub fn place_lookahead_bits(p: &Place) -> u32 {
+    match p {
+        Place::Indexed { index, .. } => lookahead_bits(index),
+        Place::IndexedIn { outer, index, .. } => {
+            place_lookahead_bits(outer).max(lookahead_bits(index))
+        }
+        Place::Fixed { .. } | Place::StackNext { .. } => 0,
     }
 }
 
@@ -877,8 +1202,13 @@ impl<'a> Compiler<'a> {
         })
     }
 
-    /// The place an l-value (or any stored value) denotes.
+    /// The place an l-value (or any stored value) denotes; an error names
+    /// the expression's place in the program.
     pub fn place(&mut self, e: &ir::Expr) -> Result<Place, CompileError> {
+        self.place_of(e).map_err(|err| err.at(self.program, e.span))
+    }
+
+    fn place_of(&mut self, e: &ir::Expr) -> Result<Place, CompileError> {
         match &e.kind {
             ExprKind::Var(v) => {
                 let byte = self
@@ -964,9 +1294,14 @@ impl<'a> Compiler<'a> {
                         offset: 0,
                         ty: e.ty,
                     }),
-                    Place::Indexed { .. } | Place::StackNext { .. } => Err(
-                        CompileError::Unsupported("a stack inside a run-time indexed stack"),
-                    ),
+                    outer => Ok(Place::IndexedIn {
+                        outer: Box::new(outer),
+                        stride,
+                        size,
+                        index: Box::new(index),
+                        offset: 0,
+                        ty: e.ty,
+                    }),
                 }
             }
             ExprKind::StackNext(stack) | ExprKind::StackLast(stack) => {
@@ -1003,7 +1338,13 @@ impl<'a> Compiler<'a> {
         Ok(self.node_tree(e)?.narrowed())
     }
 
+    /// [`Compiler::node`] before narrowing; an error names the innermost
+    /// expression it comes from.
     fn node_tree(&mut self, e: &ir::Expr) -> Result<Node, CompileError> {
+        self.node_of(e).map_err(|err| err.at(self.program, e.span))
+    }
+
+    fn node_of(&mut self, e: &ir::Expr) -> Result<Node, CompileError> {
         let types = self.types();
         match &e.kind {
             ExprKind::Const(v) => constant(types, e.ty, v)
@@ -1071,7 +1412,7 @@ impl<'a> Compiler<'a> {
                 // A struct or tuple against a literal: member by member.
                 let tys = member_types(types, a.ty)
                     .ok_or(CompileError::Unsupported("comparing this literal"))?;
-                let (pa, pb) = (members(a, &tys), members(b, &tys));
+                let (pa, pb) = (members(types, a, &tys), members(types, b, &tys));
                 let mut all: Option<ir::Expr> = None;
                 for (x, y) in pa.into_iter().zip(pb) {
                     let eq = ir::Expr {
@@ -1134,6 +1475,17 @@ impl<'a> Compiler<'a> {
                 hi: *hi,
                 lo: *lo,
                 inner: Box::new(self.node_tree(inner)?),
+            }),
+            ExprKind::PartSelect {
+                base,
+                start,
+                width,
+                up,
+            } => Ok(Node::PartSelect {
+                inner: Box::new(self.node_tree(base)?),
+                start: Box::new(self.node_tree(start)?),
+                width: *width,
+                up: *up,
             }),
             ExprKind::Call(
                 ir::Callee::Builtin {

@@ -39,6 +39,9 @@ pub enum Flow {
 /// rejects too, with no error.
 pub const REJECT_WITHOUT_ERROR: u32 = u32::MAX;
 
+/// No error: an [`Op::Advance`] that takes any number of bits.
+pub const NO_ERROR: u32 = u32::MAX - 1;
+
 /// The `error` members the packet operations raise, by index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct ParserErrors {
@@ -47,6 +50,7 @@ pub struct ParserErrors {
     pub stack_out_of_bounds: u32,
     pub no_match: u32,
     pub parser_timeout: u32,
+    pub invalid_argument: u32,
 }
 
 impl ParserErrors {
@@ -59,6 +63,7 @@ impl ParserErrors {
             stack_out_of_bounds: find("StackOutOfBounds"),
             no_match: find("NoMatch"),
             parser_timeout: find("ParserTimeout"),
+            invalid_argument: find("ParserInvalidArgument"),
         }
     }
 }
@@ -190,6 +195,10 @@ pub enum Op {
     Advance {
         bits: Node,
         too_short: u32,
+        /// The error of an amount that is not a whole number of bytes
+        /// (ParserInvalidArgument), or [`NO_ERROR`] to allow any amount
+        /// (`extract<T>(_)` skipping `T`).
+        invalid: u32,
     },
     /// The packet must hold `bits` more bits (before a `lookahead`).
     Require {
@@ -316,7 +325,7 @@ pub fn block_prologue(
             // Lowering folds every argument it can bind; one left open did
             // not fold (e.g. `Adder(8w1 / n)` with `n` bound to 0).
             if !matches!(arg.kind, ExprKind::Const(_)) {
-                return Err(CompileError::NotConstant(p.name.clone()));
+                return Err(CompileError::NotConstant(p.name.clone()).at(c.program, arg.span));
             }
             let param = ir::Expr {
                 ty: p.ty,
@@ -340,7 +349,58 @@ pub fn compile_stmts(c: &mut Compiler<'_>, stmts: &[ir::Stmt]) -> Result<Vec<Op>
     Ok(special::specialise(out))
 }
 
+/// Compiles one statement; an error names the statement's place in the
+/// program (or a more precise one found inside it).
 fn compile_stmt(c: &mut Compiler<'_>, s: &ir::Stmt, out: &mut Vec<Op>) -> Result<(), CompileError> {
+    // A `lookahead` anywhere in the statement's own expressions (an
+    // argument, an index, an amount) needs the packet to hold its bits
+    // before the statement runs (PacketTooShort otherwise). A bare
+    // `packet.lookahead<T>();` checks nothing, as in bmv2.
+    let bits = stmt_lookahead_need(c, s);
+    if bits > 0 {
+        out.push(Op::Require {
+            bits,
+            too_short: ParserErrors::of(c.program).packet_too_short,
+        });
+    }
+    compile_stmt_here(c, s, out).map_err(|err| err.at(c.program, s.span))
+}
+
+/// The widest `lookahead` in the expressions `s` evaluates itself (not in
+/// the statements nested in it).
+fn stmt_lookahead_need(c: &Compiler<'_>, s: &ir::Stmt) -> u32 {
+    let types = &c.program.types;
+    let need = |e: &ir::Expr| crate::eval::expr_lookahead_need(types, e);
+    match &s.kind {
+        StmtKind::Assign(l, r) => need(l).max(need(r)),
+        StmtKind::Declare(_, Some(e))
+        | StmtKind::If(e, ..)
+        | StmtKind::Switch(e, _)
+        | StmtKind::Return(Some(e)) => need(e),
+        StmtKind::Call(e) => match &e.kind {
+            ExprKind::Call(Callee::ExternMethod { receiver, name, .. }, _)
+                if name == "lookahead" && is_packet_in(types, receiver.ty) =>
+            {
+                0
+            }
+            ExprKind::Call(callee, args) => {
+                let receiver = match callee {
+                    Callee::Builtin { receiver, .. } => need(receiver),
+                    _ => 0,
+                };
+                args.iter().flatten().map(need).fold(receiver, u32::max)
+            }
+            _ => need(e),
+        },
+        _ => 0,
+    }
+}
+
+fn compile_stmt_here(
+    c: &mut Compiler<'_>,
+    s: &ir::Stmt,
+    out: &mut Vec<Op>,
+) -> Result<(), CompileError> {
     match &s.kind {
         StmtKind::Assign(lhs, rhs) => assign(c, lhs, rhs, out)?,
         StmtKind::Declare(v, init) => {
@@ -441,6 +501,12 @@ fn assign(
 ) -> Result<(), CompileError> {
     if matches!(rhs.kind, ExprKind::DontCare) {
         // `x = ...`: the type's default value (zero, headers invalid).
+        if let (Some((width, signed)), true) =
+            (scalar_shape(&c.program.types, lhs.ty), has_part_select(lhs))
+        {
+            let zero = Node::Const(Bits::zero(width, signed));
+            return store_scalar(c, lhs, zero, out);
+        }
         return zero(c, lhs, out);
     }
     if let ExprKind::Call(Callee::Function(f), args) = &rhs.kind {
@@ -491,11 +557,7 @@ fn assign(
     }
     if is_scalar(c, lhs.ty) {
         let value = guarded(c, rhs, out)?;
-        out.push(Op::Store {
-            place: Box::new(c.place(lhs)?),
-            value,
-        });
-        return Ok(());
+        return store_scalar(c, lhs, value, out);
     }
     match &rhs.kind {
         ExprKind::List(parts) => {
@@ -545,6 +607,72 @@ fn assign(
         }
     }
     Ok(())
+}
+
+/// Whether the l-value `e` writes through a part-select with a run-time
+/// start (`x[i +: 4]`, `x[i +: 8][3:0]`).
+fn has_part_select(e: &ir::Expr) -> bool {
+    match &e.kind {
+        ExprKind::PartSelect { .. } => true,
+        ExprKind::Slice(inner, ..) => has_part_select(inner),
+        _ => false,
+    }
+}
+
+/// Stores the scalar `value` into the l-value `lhs`. A part-select with a
+/// run-time start is written as its whole value with the part replaced
+/// (bits of the part outside the value are not written).
+fn store_scalar(
+    c: &mut Compiler<'_>,
+    lhs: &ir::Expr,
+    value: Node,
+    out: &mut Vec<Op>,
+) -> Result<(), CompileError> {
+    let whole = |c: &mut Compiler<'_>, inner: &ir::Expr, start: Node, width: u32, up: bool| {
+        Ok::<Node, CompileError>(
+            Node::PartSplice {
+                whole: Box::new(c.node(inner)?),
+                start: Box::new(start),
+                value: Box::new(value.clone()),
+                width,
+                up,
+            }
+            .narrowed(),
+        )
+    };
+    match &lhs.kind {
+        ExprKind::PartSelect {
+            base,
+            start,
+            width,
+            up,
+        } => {
+            let start = guarded(c, start, out)?;
+            let spliced = whole(c, base, start, *width, *up)?;
+            store_scalar(c, base, spliced, out)
+        }
+        ExprKind::Slice(inner, hi, lo) if has_part_select(inner) => {
+            let start = Node::Const(Bits::from_u64(32, false, u64::from(*lo)));
+            let spliced = whole(c, inner, start, hi - lo + 1, true)?;
+            store_scalar(c, inner, spliced, out)
+        }
+        _ => {
+            let place = c.place(lhs)?;
+            // A `lookahead` in the target's indexes needs the packet too.
+            let bits = crate::eval::place_lookahead_bits(&place);
+            if bits > 0 {
+                out.push(Op::Require {
+                    bits,
+                    too_short: ParserErrors::of(c.program).packet_too_short,
+                });
+            }
+            out.push(Op::Store {
+                place: Box::new(place),
+                value,
+            });
+            Ok(())
+        }
+    }
 }
 
 /// `h = {#}`: the header (or every member of the union) becomes invalid.
@@ -682,8 +810,13 @@ fn assign_parts(
             };
             match part {
                 Part::Expr(e) => assign(c, &element, e, out)?,
-                Part::Value(_) => {
-                    return Err(CompileError::Unsupported("a constant assigned to a stack"));
+                Part::Value(v) => {
+                    let value = ir::Expr {
+                        ty: elem,
+                        kind: ExprKind::Const(v.clone()),
+                        span: lhs.span,
+                    };
+                    assign(c, &element, &value, out)?;
                 }
             }
         }
@@ -784,7 +917,7 @@ fn call(c: &mut Compiler<'_>, e: &ir::Expr, out: &mut Vec<Op>) -> Result<(), Com
                 return Err(CompileError::Unsupported("verify without arguments"));
             };
             let cond = guarded(c, cond, out)?;
-            let error = Box::new(c.node(error)?);
+            let error = Box::new(guarded(c, error, out)?);
             out.push(Op::Verify { cond, error });
             Ok(())
         }
@@ -872,6 +1005,7 @@ fn packet_in_call(
                 out.push(Op::Advance {
                     bits: Node::Const(Bits::from_u64(32, false, bits)),
                     too_short: errors.packet_too_short,
+                    invalid: NO_ERROR,
                 });
                 return Ok(());
             }
@@ -903,10 +1037,11 @@ fn packet_in_call(
             let Some(Some(bits)) = args.first() else {
                 return Err(CompileError::Unsupported("advance without an argument"));
             };
-            let bits = c.node(bits)?;
+            let bits = guarded(c, bits, out)?;
             out.push(Op::Advance {
                 bits,
                 too_short: errors.packet_too_short,
+                invalid: errors.invalid_argument,
             });
             Ok(())
         }
@@ -1861,7 +1996,11 @@ fn step<'o>(op: &'o Op, env: &mut Env<'_>) -> Step<'o> {
             // copies out its `out` and `inout` arguments (P4_16, `exit`).
             // Empty lists are skipped without a call.
             if !copy_in.is_empty() {
-                run(copy_in, env);
+                // A parser error in an argument (a `lookahead` past the
+                // packet's end) stops the call before it starts.
+                if let flow @ Flow::Reject(_) = run(copy_in, env) {
+                    return Step::Stop(flow);
+                }
             }
             let flow = if body.is_empty() {
                 Flow::Continue
@@ -1905,8 +2044,17 @@ fn step<'o>(op: &'o Op, env: &mut Env<'_>) -> Step<'o> {
             env.cursor = cursor;
             return stop_on(flow);
         }
-        Op::Advance { bits, too_short } => {
+        Op::Advance {
+            bits,
+            too_short,
+            invalid,
+        } => {
+            // As bmv2: an amount that is not a whole number of bytes is
+            // ParserInvalidArgument, checked before the packet's length.
             let n = bits.eval(env).to_u64().unwrap_or(u64::MAX);
+            if *invalid != NO_ERROR && !n.is_multiple_of(8) {
+                return Step::Stop(Flow::Reject(*invalid));
+            }
             if n > env.remaining_bits() as u64 {
                 return Step::Stop(Flow::Reject(*too_short));
             }
@@ -2345,10 +2493,15 @@ fn extract(
     let base = at / 8;
     match (&shape.varbit, varbit_len) {
         (Some(v), Some(len)) => {
-            // The packet must hold the bits asked for (PacketTooShort)
-            // before the length is checked against the field's maximum
-            // (HeaderTooShort), as the P4_16 extract pseudo-code orders it.
+            // As bmv2's `extract_VL`: a length that is not a whole number
+            // of bytes is ParserInvalidArgument; then the packet must hold
+            // the bits asked for (PacketTooShort) before the length is
+            // checked against the field's maximum (HeaderTooShort), as the
+            // P4_16 extract pseudo-code orders them.
             let len = len.eval(env).to_u64().unwrap_or(u64::MAX);
+            if !len.is_multiple_of(8) {
+                return Flow::Reject(errors.invalid_argument);
+            }
             let (pre, max) = (v.at as usize, v.max as usize);
             let post = shape.wire_bits as usize - pre - max;
             let needed = usize::try_from(len).map_or(usize::MAX, |l| l.saturating_add(pre + post));

@@ -12,6 +12,11 @@
 //!
 //! - A function called as a statement, its result unused, returns it into
 //!   a new local: `f(x);` becomes `T t = f(x);`.
+//! - A compound assignment evaluates its target once: `a[f(x)] += y` (the
+//!   checker's `a[f(x)] = a[f(x)] + y`) becomes `T t = f(x); a[t] = a[t] + y`.
+//! - A call's value assigned to a part-select with a run-time start
+//!   (`x[i +: 4] = f()`) goes through a new local, as such a part-select is
+//!   no place to return into.
 //!
 //! Operands are evaluated left to right. Statements without such calls are
 //! left exactly as they are.
@@ -98,12 +103,29 @@ impl Lowerer<'_> {
     fn stmt(&mut self, s: &mut Stmt, pre: &mut Vec<Stmt>) {
         match &mut s.kind {
             StmtKind::Assign(lhs, rhs) => {
-                // The target is evaluated before the value.
+                // `a op= b` reaches the IR as `a = a op b` with `a` as
+                // written (the same expression, span included): `a` is
+                // evaluated once, so a call in its indexes runs once.
+                let compound = matches!(&rhs.kind, ExprKind::Binary(_, read, _) if **read == *lhs);
+                // The target is evaluated before the value: its calls
+                // first, and its indexes are fixed before the value's
+                // calls run.
+                self.expr(lhs, pre);
+                if compound && let ExprKind::Binary(_, read, _) = &mut rhs.kind {
+                    **read = lhs.clone();
+                }
                 if self.has_calls(rhs) {
-                    self.expr(lhs, pre);
                     self.freeze_indexes(lhs, pre);
+                    if compound && let ExprKind::Binary(_, read, _) = &mut rhs.kind {
+                        **read = lhs.clone();
+                    }
                 }
                 self.whole_call(rhs, pre);
+                if writes_part_select(lhs) && self.is_value_call(rhs) {
+                    // A call's result goes to a place; a part-select with
+                    // a run-time start is none: a new local takes it.
+                    self.snapshot(rhs, pre);
+                }
             }
             StmtKind::Declare(_, Some(rhs)) => self.whole_call(rhs, pre),
             StmtKind::Call(call) => {
@@ -272,6 +294,12 @@ impl Lowerer<'_> {
                     self.snapshot(index, pre);
                 }
             }
+            ExprKind::PartSelect { base, start, .. } => {
+                self.freeze_indexes(base, pre);
+                if !matches!(start.kind, ExprKind::Const(_)) {
+                    self.snapshot(start, pre);
+                }
+            }
             ExprKind::Field(base, _) | ExprKind::Slice(base, ..) => self.freeze_indexes(base, pre),
             _ => {}
         }
@@ -299,6 +327,10 @@ impl Lowerer<'_> {
     fn stmt_has_calls(&self, s: &Stmt) -> bool {
         let own = match &s.kind {
             StmtKind::Call(e) if discards_result(e) => true,
+            StmtKind::Assign(lhs, _) if self.has_calls(lhs) => true,
+            StmtKind::Assign(lhs, rhs) if writes_part_select(lhs) && self.is_value_call(rhs) => {
+                true
+            }
             StmtKind::Assign(_, e) | StmtKind::Declare(_, Some(e)) | StmtKind::Call(e) => {
                 match &e.kind {
                     ExprKind::Call(_, args) => args.iter().flatten().any(|a| self.has_calls(a)),
@@ -326,6 +358,16 @@ impl Lowerer<'_> {
             span,
         });
         id
+    }
+}
+
+/// Whether the l-value `e` writes through a part-select with a run-time
+/// start (`x[i +: 4]`, also under a slice).
+fn writes_part_select(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::PartSelect { .. } => true,
+        ExprKind::Slice(inner, ..) => writes_part_select(inner),
+        _ => false,
     }
 }
 

@@ -458,7 +458,8 @@ pub fn compile_parser(
                         };
                         let keys = match value_set {
                             Some(_) => Vec::new(),
-                            None => keyset(c, &case.keyset, &key_tys)?,
+                            None => keyset(c, &case.keyset, &key_tys)
+                                .map_err(|e| e.at(c.program, case.keyset.span))?,
                         };
                         Ok(Case {
                             keys,

@@ -1470,11 +1470,32 @@ impl TableState {
 /// (plus, with `largest_priority_wins = false`), and with
 /// `largest_priority_wins = false` the smaller number wins, so priorities
 /// are negated. Equal priorities: the earlier entry wins.
+///
+/// Entries given `@priority(N)` and no `priority = N:` (the only way to
+/// rank `const entries` in p4c) rank as bmv2 ranks the entries p4c writes
+/// into its JSON: the annotation's number, else the entry's position
+/// (1, 2, ...), the smaller number winning; `largest_priority_wins` and
+/// `priority_delta` do not apply to them (p4c leaves `const entries`
+/// alone).
 fn entry_priorities(t: &janus_p4::ir::Table) -> Vec<i64> {
+    let to_i64 = |v: &Option<num_bigint::BigInt>| v.as_ref().and_then(|v| i64::try_from(v).ok());
+    if t.entries.iter().all(|e| e.priority.is_none())
+        && t.entries.iter().any(|e| e.priority_annotation.is_some())
+    {
+        return t
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let bmv2 = to_i64(&e.priority_annotation).unwrap_or(i as i64 + 1);
+                bmv2.saturating_neg()
+            })
+            .collect();
+    }
     let written: Vec<Option<i64>> = t
         .entries
         .iter()
-        .map(|e| e.priority.as_ref().and_then(|v| i64::try_from(v).ok()))
+        .map(|e| to_i64(&e.priority).or_else(|| to_i64(&e.priority_annotation)))
         .collect();
     let n = written.len() as i64;
     if written.iter().all(Option::is_none) {

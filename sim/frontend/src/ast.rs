@@ -255,6 +255,14 @@ pub enum ExprKind {
     Index(Box<Expr>, Box<Expr>),
     /// `e[hi:lo]`
     Slice(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `e[start +: width]` (`up`) or `e[start -: width]`: an indexed
+    /// part-select (P4_16 1.2.4), whose start may be a run-time value.
+    PartSelect {
+        base: Box<Expr>,
+        start: Box<Expr>,
+        up: bool,
+        width: Box<Expr>,
+    },
     Call {
         callee: Box<Expr>,
         type_args: Vec<Type>,

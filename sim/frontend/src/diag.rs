@@ -83,7 +83,9 @@ codes! {
          Example: `x = y;` where `y` was never declared.";
     DuplicateDeclaration = "E0101", "duplicate declaration",
         "Two declarations in the same scope have the same name (P4 allows overloading only of \
-         functions, methods and constructors by argument count).";
+         functions, methods and constructors by argument count), a parser state has the name \
+         of a parser local, or a declaration hides a parameter of an enclosing scope (as p4c \
+         refuses).";
     NotAType = "E0102", "not a type",
         "A name is used where a type is expected, but it names a value, table or action.";
     WrongKindOfName = "E0103", "wrong kind of name",
@@ -91,6 +93,20 @@ codes! {
          action, using a type as a value, instantiating a non-instantiable type.";
     UnknownMember = "E0104", "unknown member",
         "A field, method or enum member does not exist on this type.\n\nExample: `hdr.ipv4.ttll`.";
+    DuplicateParameter = "E0105", "duplicate parameter name",
+        "Two parameters of one declaration have the same name, or a parameter has the name of a \
+         type parameter. The parameters of a parser, control or package (its apply and constructor \
+         parameters and its type parameters) share one namespace; so do those of an action, a \
+         function, an extern function, a method or a constructor.\n\n\
+         Example: `action a(bit<8> x, bit<8> x) { }`.";
+    AmbiguousCall = "E0106", "ambiguous call",
+        "A call of an overloaded function, extern function, method or constructor matches more \
+         than one of its overloads, so it cannot be resolved. Overloads are told apart by their \
+         number of parameters and, for named arguments, by parameter names (as p4c resolves \
+         them); a parameter with a default value or `@optional` may be left out, so overloads \
+         that differ only there, or only in types, are ambiguous. (A call that matches no \
+         overload is E0203.)\n\n\
+         Example: `extern void f(in bit<8> a); extern void f(in bit<16> b);` and then `f(x)`.";
     // ---- E02xx: types ----
     TypeMismatch = "E0200", "type mismatch",
         "A value of one type is used where another type is required and no implicit conversion \
@@ -121,14 +137,43 @@ codes! {
         "A compile-time division or modulo by zero.";
     BadTypeArgument = "E0211", "invalid type argument",
         "A type cannot be used here: e.g. `bit<0>` where a width of at least 1 is needed, a header \
-         containing a struct, a type parameter that cannot be inferred.";
+         containing a struct, a type parameter that cannot be inferred. Also, as p4c: `_` in a \
+         constant's type, `type` over anything but `bit<W>`, `int<W>`, `bool` or another `type`, \
+         a struct with a new type inside a header, an extern, parser or control as a tuple \
+         element, `void` or a parser/control/package type as a type argument, a value set of \
+         headers, varbits or stacks, a constructor with type parameters.";
     NotCallable = "E0212", "cannot call this",
         "The expression is not a function, action, method or extern function.";
+    AbstractMethod = "E0213", "abstract method not implemented as declared",
+        "An instance of an extern with abstract methods must implement each of them in its \
+         initialiser block (`E() e = { void m(...) { ... } };`), with the same parameter names, \
+         types and directions and the same return type; an implementation must name an abstract \
+         method of the extern, cannot be generic, and an extern without abstract methods takes no \
+         initialiser block. An abstract method marked `@optional` may be left out.";
+    BadParameterType = "E0214", "invalid parameter type",
+        "A parameter's type does not allow its direction or its place: `string`, `int` and extern \
+         parameters must be directionless; an action cannot have `int` parameters; parsers and \
+         controls cannot be passed as parameters with a direction; constructor parameters have no \
+         direction.\n\nExample: `extern void f(in int x);`.";
+    SelfReferencingType = "E0215", "self-referencing type",
+        "A type refers to itself: a struct, header or union with a field of its own type, a \
+         `typedef` or `type` naming itself, or a generic type given itself as a type argument \
+         (`E<E<bit<8>>>`). P4 types are finite.";
+    BadReturnType = "E0216", "invalid return type",
+        "A function or method cannot return this type: extern methods cannot return `int` or \
+         `string`, and no call may produce a parser, control or package, nor an extern object \
+         unless all its arguments are compile-time constants.";
+    BadAnnotationValue = "E0217", "invalid structured annotation",
+        "The values in a structured annotation (`@A[x = 1, y = \"s\"]` or `@A[1, true]`) must be \
+         compile-time constants of type `int`, `string` or `bool`.\n\n\
+         Example: `@A[x = 8w1]` (a `bit<8>`) or `@A[x = {1, 2}]` (a tuple).";
     // ---- E03xx: statements and control flow ----
     NotAllowedHere = "E0300", "not allowed here",
         "The statement, call or declaration is not allowed in this context, e.g. applying a table in \
          an action, calling a control from a parser, `exit` in a function, a `transition` outside a \
-         parser state, or a method call that may only appear in a parser.";
+         parser state, or a method call that may only appear in a parser; also `lastIndex` \
+         outside a parser, `push_front`/`pop_front` in one, `action_run` outside a `switch`, \
+         constructor calls in actions, and `this` outside an abstract method's implementation.";
     MissingReturn = "E0301", "missing return",
         "A function with a non-void return type can reach its end without `return`.";
     UnknownState = "E0302", "unknown parser state",
@@ -138,37 +183,76 @@ codes! {
     BadSwitch = "E0304", "invalid switch",
         "A `switch` must be on `table.apply().action_run` (with action-name labels) or on a value of \
          `bit<>`, `int<>`, enum or error type (with constant labels).";
+    ParserNeverEnds = "E0305", "parser never reaches accept or reject",
+        "No path from the parser's `start` state leads to `accept` or `reject`: every reachable \
+         state transitions back into the loop, so the parser could never finish. (A state without \
+         `transition` goes to `reject`.)";
     // ---- E04xx: tables and actions ----
     BadMatchKind = "E0400", "invalid match kind",
         "A table key uses a match kind that is not declared (`exact`, `ternary`, `lpm`, ... come from \
          core.p4 and the architecture).";
     ActionNotInTable = "E0401", "action not in table",
-        "A table's `default_action` or an entry names an action missing from its `actions` list.";
+        "A table's `default_action` or an entry names an action missing from its `actions` list, \
+         or an entry uses an action the list marks `@defaultonly`.";
     BadTableProperty = "E0402", "invalid table property",
         "A table property is malformed or repeated: a `key` that is not a list of `expr: match_kind`, \
          `actions` that are not actions, or a property given twice.";
     ActionArguments = "E0403", "wrong action arguments",
         "An action reference gives arguments for the wrong parameters: data-plane (directional) \
          parameters must be bound in the `actions` list; control-plane (directionless) parameters \
-         are bound by entries and `default_action`.";
+         are bound by entries and `default_action`, which repeat the data-plane arguments of the \
+         `actions` list (the same expressions) before the control-plane ones.";
+    EntriesWithoutKey = "E0404", "entries in a table without a key",
+        "A table with no `key` (or an empty one) has no fields to match, so it cannot have \
+         `entries`; give it a key or set its `default_action` instead.";
+    BadEntryPriority = "E0405", "invalid entry priority",
+        "Entry priorities are checked as p4c computes them: priorities are allowed only when \
+         some key field's match kind needs them \
+         (anything but `exact` and `lpm`); once one entry has a priority the first entry must have \
+         one; and the priorities p4c derives for entries without one (each the previous minus \
+         `priority_delta`, or plus it when `largest_priority_wins = false`) must stay within \
+         0 ... 2^64-1.\n\nExample: `priority = 0` on an entry when the next priority would be \
+         `0 - priority_delta`.";
+    MissingNoAction = "E0406", "NoAction missing",
+        "A table without `default_action` gets `NoAction` (from core.p4) as its default, so the \
+         program must declare `action NoAction() {}` at the top level, with no parameters and no \
+         body: include core.p4, or give the table a `default_action`.";
     // ---- E05xx: architecture and packages ----
     BadPackage = "E0500", "invalid package instantiation",
         "The `main` package's arguments do not match its declaration: wrong count, or a parser \
          or control whose signature differs from the architecture's.";
+    UnknownV1ModelVersion = "E0501", "unknown v1model version",
+        "`V1MODEL_VERSION`, defined before including v1model.p4, must be an integer literal \
+         between 20180101 (the first v1model version, the default) and 20200408 (the latest), as \
+         p4c requires.\n\nExample: `#define V1MODEL_VERSION 20210101`.";
     // ---- Wxxxx: warnings ----
     UnusedDeclaration = "W0001", "unused declaration",
-        "A local declaration is never used.";
+        "A declaration is never used, where p4c warns about it: a parameter of a function, a \
+         table never applied, an instance (other than `main`) never referenced. As in p4c, \
+         nothing is reported inside a parser or control that is never instantiated, and \
+         `@unused` or `@noWarn(\"unused\")` on the declaration silences it.";
     Shadowing = "W0002", "declaration shadows another",
         "A declaration hides one of the same name in an enclosing scope.";
     UnreachableCode = "W0003", "unreachable code",
-        "A statement follows `return`, `exit` or a `transition` and can never run.";
+        "Code that can never run, where p4c warns about it: the `accept` state of a parser when \
+         no path from `start` leads to it (the parser can only reject).";
     UninitializedRead = "W0004", "may read an uninitialised value",
-        "A local variable or `out` parameter is read before it is assigned on some path.";
+        "A local variable declared without a value, or an `out` parameter, is read where some \
+         path has not assigned it yet (p4c: \"may be uninitialized\"); or an `out` parameter of an \
+         action or function is left unassigned on some path to its end. Scalars (`bit<W>`, \
+         `int<W>`, `bool`, enums, `error`, new types) are tracked, as whole variables. \
+         `@noWarn(\"uninitialized_use\")` (reads) or `@noWarn(\"uninitialized_out_param\")` on the \
+         enclosing action, function, parser or control silences it.";
     UnknownAnnotation = "W0005", "unknown annotation",
         "An annotation that Janus does not know is kept as written but has no effect.";
     Truncation = "W0006", "value truncated",
         "A constant does not fit the width it is given or converted to, e.g. `8w256` or \
          `bit<8> x = 300;`; it is truncated to that width (as p4c does, with a warning).";
+    SwitchFallthroughAtEnd = "W0007", "switch label without a statement",
+        "The last label of a `switch` has no block (`default:` or `a2:` just before the closing \
+         `}`): it falls through to nothing, so that case does nothing. p4c warns \
+         \"fallthrough with no statement\"; it is accepted as if written with an empty block \
+         `{ }`.\n\nExample: `switch (t.apply().action_run) { a1: { } a2: }`.";
 }
 
 impl std::fmt::Display for Code {

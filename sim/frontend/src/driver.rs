@@ -177,16 +177,25 @@ fn run_here(mut sources: SourceMap, root: FileId, opts: &Options) -> Compilation
         return not_parsed(sources, root, diagnostics);
     }
     let (tokens, lex_errors) = crate::lexer::lex(&pp.text);
-    for e in lex_errors {
-        if let Some(at) = pp.map.resolve(e.span) {
-            diagnostics.push(e.into_diagnostic(at));
-        }
-    }
     let crate::parser::Parsed {
         program,
         errors: syntax_errors,
         annotations,
+        annotation_bodies,
     } = crate::parser::parse(&tokens, &pp.text);
+    for e in lex_errors {
+        // Any character may appear in an annotation's body.
+        let in_annotation = e.code == Code::BadCharacter
+            && annotation_bodies
+                .iter()
+                .any(|b| b.lo <= e.span.lo && e.span.hi <= b.hi);
+        if in_annotation {
+            continue;
+        }
+        if let Some(at) = pp.map.resolve(e.span) {
+            diagnostics.push(e.into_diagnostic(at));
+        }
+    }
     for a in annotations
         .iter()
         .filter(|a| !crate::annotations::is_known(&a.name))
@@ -211,12 +220,13 @@ fn run_here(mut sources: SourceMap, root: FileId, opts: &Options) -> Compilation
     let ir = if diagnostics.has_errors() {
         None
     } else {
-        Some(crate::check::check_program(
-            &program,
-            &pp.map,
-            &mut diagnostics,
-        ))
+        let mut ir = crate::check::check_program(&program, &pp.map, &mut diagnostics);
+        ir.locator = crate::source::Locator::new(&pp.map, &sources);
+        Some(ir)
     };
+    if let Some(d) = crate::check::v1model_version::check(&program, &pp.map, &sources) {
+        diagnostics.push(d);
+    }
     Compilation {
         sources,
         root,

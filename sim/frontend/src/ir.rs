@@ -152,6 +152,9 @@ macro_rules! operands {
             | ExprKind::TableMiss(a)
             | ExprKind::ActionRun(a) => vec![a.$as()],
             ExprKind::Index(a, b)
+            | ExprKind::PartSelect {
+                base: a, start: b, ..
+            }
             | ExprKind::Binary(_, a, b)
             | ExprKind::Mask(a, b)
             | ExprKind::Range(a, b) => vec![a.$as(), b.$as()],
@@ -201,6 +204,16 @@ pub enum ExprKind {
     Index(Box<Expr>, Box<Expr>),
     /// `e[hi:lo]`
     Slice(Box<Expr>, u32, u32),
+    /// `e[start +: width]` (`up`: bits `start` to `start + width - 1`) or
+    /// `e[start -: width]` (bits `start - width + 1` to `start`) of a
+    /// `bit<W>`/`int<W>` value, `start` a run-time value; `bit<width>`.
+    /// Bits outside `e` read as 0 and are not written.
+    PartSelect {
+        base: Box<Expr>,
+        start: Box<Expr>,
+        width: u32,
+        up: bool,
+    },
     /// `stack.next`, `stack.last` (parsers), `stack.lastIndex`.
     StackNext(Box<Expr>),
     StackLast(Box<Expr>),
@@ -383,7 +396,11 @@ pub struct ActionCall {
 pub struct TableEntry {
     pub keys: Vec<Expr>,
     pub action: ActionCall,
+    /// `priority = N:` (P4_16 "entry priorities").
     pub priority: Option<BigInt>,
+    /// `@priority(N)` on the entry: bmv2's own priority of an entry p4c
+    /// writes into its JSON, where the smaller number wins.
+    pub priority_annotation: Option<BigInt>,
     pub is_const: bool,
 }
 
@@ -398,6 +415,10 @@ pub struct Table {
     pub entries: Vec<TableEntry>,
     pub entries_const: bool,
     pub size: Option<u64>,
+    /// A `size` computed from the enclosing block's constructor parameters
+    /// (`size = n * 2;` in `control C(...)(bit<32> n)`): a constant only per
+    /// instance, folded there (P4Info); `size` is then `None`.
+    pub size_expr: Option<Expr>,
     /// `implementation = ...`: an action profile or selector instance.
     pub implementation: Option<InstanceId>,
     pub direct_counter: Option<InstanceId>,
@@ -512,6 +533,9 @@ pub struct Program {
     /// The annotations written on named type declarations (headers,
     /// structs, `type`, enums) and on their fields.
     pub type_annotations: std::collections::HashMap<TyId, TypeAnnotations>,
+    /// Where spans of this program are in its source files (set by the
+    /// driver), so that later stages can name `file:line:col`.
+    pub locator: crate::source::Locator,
 }
 
 /// Annotations of a type declaration, for the control plane's view of it.

@@ -164,6 +164,9 @@ pub enum Punct {
     CaretAssign,
     SatPlusAssign,
     SatMinusAssign,
+    /// `+:` and `-:` of an indexed part-select (`e[lo +: w]`, `e[hi -: w]`).
+    PlusColon,
+    MinusColon,
     /// `{#}`: the invalid header (or header union) value.
     InvalidHeader,
 }
@@ -190,6 +193,8 @@ const PUNCTS: &[(&str, Punct)] = &[
     ("..", Punct::DotDot),
     ("+=", Punct::PlusAssign),
     ("-=", Punct::MinusAssign),
+    ("+:", Punct::PlusColon),
+    ("-:", Punct::MinusColon),
     ("*=", Punct::StarAssign),
     ("/=", Punct::SlashAssign),
     ("%=", Punct::PercentAssign),
@@ -352,6 +357,13 @@ impl Lexer<'_> {
                 self.string()
             } else if let Some(p) = self.punct() {
                 TokenKind::Punct(p)
+            } else if c == b'#' && !self.at_line_start(start) {
+                // A `#` inside a line is no directive (cpp leaves it): a
+                // stray character, as p4c's lexer takes it (allowed in an
+                // annotation's body, see `Parsed::annotation_bodies`).
+                self.bad_characters();
+                space = true;
+                continue;
             } else if c == b'#' {
                 // A directive the preprocessor left (e.g. in a file lexed
                 // without preprocessing): skip the line.
@@ -387,6 +399,15 @@ impl Lexer<'_> {
 
     fn peek(&self, n: usize) -> Option<u8> {
         self.src.get(self.pos + n).copied()
+    }
+
+    /// True if only spaces and tabs precede `pos` on its line.
+    fn at_line_start(&self, pos: usize) -> bool {
+        self.src[..pos]
+            .iter()
+            .rev()
+            .take_while(|&&c| c != b'\n')
+            .all(|&c| c == b' ' || c == b'\t')
     }
 
     fn error(&mut self, code: Code, lo: usize, hi: usize, message: impl Into<String>) {

@@ -72,7 +72,7 @@ pub struct FileSpan {
 }
 
 /// One loaded source file.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct SourceFile {
     /// The name shown in diagnostics: the path as the user wrote it, or
     /// `<core.p4>` for a built-in include.
@@ -326,6 +326,43 @@ impl OffsetMap {
             lo,
             hi: hi.max(lo),
         })
+    }
+}
+
+/// Resolves spans of a checked program to `file:line:col` after its
+/// compilation is gone: the behavioural model names the place of a
+/// construct it refuses at load time with it (see
+/// [`crate::ir::Program::locator`]). Cheap to clone; empty (resolving
+/// nothing) for a program not built by the driver.
+#[derive(Clone, Debug, Default)]
+pub struct Locator {
+    inner: Option<std::sync::Arc<(OffsetMap, Vec<SourceFile>)>>,
+}
+
+impl Locator {
+    /// A locator for spans of the unit `map` describes, over `sources`.
+    pub fn new(map: &OffsetMap, sources: &SourceMap) -> Locator {
+        Locator {
+            inner: Some(std::sync::Arc::new((map.clone(), sources.files.clone()))),
+        }
+    }
+
+    /// `file:line:col` (1-based, the column in characters) of the start of
+    /// `span`, or `None` when the locator knows no files.
+    ///
+    /// ```
+    /// use janus_p4::driver::{compile_source, Options};
+    /// let c = compile_source("t.p4", "const bit<8> A = 1;\nconst bit<8> B = 2;".into(), &Options::default());
+    /// let ir = c.ir.unwrap();
+    /// let b = ir.locator.locate(janus_p4::source::Span::new(26, 27));
+    /// assert_eq!(b.as_deref(), Some("t.p4:2:7"));
+    /// ```
+    pub fn locate(&self, span: Span) -> Option<String> {
+        let (map, files) = self.inner.as_deref()?;
+        let at = map.resolve(span)?;
+        let file = files.get(at.file.0 as usize)?;
+        let (line, col) = file.line_col(at.lo);
+        Some(format!("{}:{line}:{col}", file.name))
     }
 }
 

@@ -4,7 +4,7 @@
 //! program: exact, then unique suffix); numbers are kept as written
 //! ([`Number`]) so that the runner can interpret key values for the key's
 //! match kind and width ([`KeyValue::exact`], [`KeyValue::ternary`],
-//! [`KeyValue::lpm`]).
+//! [`KeyValue::lpm`], [`KeyValue::range`]).
 
 use crate::error::ValueError;
 use crate::number::{Number, Radix};
@@ -260,7 +260,8 @@ pub struct KeyMatch {
 
 /// A key value as written. Its meaning depends on the key's match kind,
 /// which the parser does not know: the runner calls [`KeyValue::exact`],
-/// [`KeyValue::ternary`] or [`KeyValue::lpm`] with the key's width.
+/// [`KeyValue::ternary`], [`KeyValue::lpm`] or [`KeyValue::range`] with the
+/// key's width.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum KeyValue {
     /// A number (hex and binary may have `*` digits).
@@ -271,6 +272,14 @@ pub enum KeyValue {
         value: Number,
         /// The prefix length, in bits.
         len: u32,
+    },
+    /// `lo->hi`, for a range key: the values from `lo` to `hi` (no `*`
+    /// digits), as simple_switch_CLI writes a range.
+    Range {
+        /// The first value of the range.
+        lo: Number,
+        /// The last value of the range.
+        hi: Number,
     },
 }
 
@@ -296,7 +305,26 @@ impl KeyValue {
     /// The number part.
     pub fn number(&self) -> &Number {
         match self {
-            KeyValue::Value(n) | KeyValue::Prefix { value: n, .. } => n,
+            KeyValue::Value(n)
+            | KeyValue::Prefix { value: n, .. }
+            | KeyValue::Range { lo: n, .. } => n,
+        }
+    }
+
+    /// The first and last value (`(width + 7) / 8` big-endian bytes each)
+    /// of a range key of `width` bits: `lo->hi`, or one value `v` for the
+    /// range `v->v`.
+    pub fn range(&self, width: u32) -> Result<(Vec<u8>, Vec<u8>), ValueError> {
+        match self {
+            KeyValue::Range { lo, hi } => Ok((lo.to_be_bytes(width)?, hi.to_be_bytes(width)?)),
+            KeyValue::Value(n) => {
+                let v = n.to_be_bytes(width)?;
+                Ok((v.clone(), v))
+            }
+            KeyValue::Prefix { value, len } => Err(ValueError::UnexpectedPrefix {
+                value: value.to_string(),
+                len: *len,
+            }),
         }
     }
 
@@ -308,6 +336,9 @@ impl KeyValue {
             KeyValue::Prefix { value, len } => Err(ValueError::UnexpectedPrefix {
                 value: value.to_string(),
                 len: *len,
+            }),
+            KeyValue::Range { lo, hi } => Err(ValueError::UnexpectedRange {
+                range: format!("{lo}->{hi}"),
             }),
         }
     }
@@ -327,6 +358,11 @@ impl KeyValue {
                 return Err(ValueError::UnexpectedPrefix {
                     value: value.to_string(),
                     len: *len,
+                });
+            }
+            KeyValue::Range { lo, hi } => {
+                return Err(ValueError::UnexpectedRange {
+                    range: format!("{lo}->{hi}"),
                 });
             }
         };
@@ -358,6 +394,11 @@ impl KeyValue {
                     });
                 }
                 (value, *len)
+            }
+            KeyValue::Range { lo, hi } => {
+                return Err(ValueError::UnexpectedRange {
+                    range: format!("{lo}->{hi}"),
+                });
             }
             KeyValue::Value(n) => {
                 let Some(bpd) = n.radix().bits_per_digit() else {

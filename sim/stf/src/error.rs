@@ -64,6 +64,12 @@ pub enum ValueError {
         /// The prefix length as written.
         len: u32,
     },
+    /// `lo->hi` used for a key that is not a range.
+    #[error("`{range}`: a `lo->hi` range is only valid for a range key")]
+    UnexpectedRange {
+        /// The range as written.
+        range: String,
+    },
     /// An lpm prefix longer than the field.
     #[error("prefix length {len} is longer than the {width}-bit field")]
     PrefixTooLong {

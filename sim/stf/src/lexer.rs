@@ -17,6 +17,8 @@ pub(crate) enum Tok {
     LParen,
     RParen,
     Slash,
+    /// `->` between the ends of a range key (`f:0x10->0x20`).
+    Arrow,
     Eq,
     EqEq,
     Ne,
@@ -153,6 +155,7 @@ pub(crate) fn tokenize(chars: &[char], start: usize) -> Result<(Vec<Token>, usiz
                      written, with `*` for don't-care digits (e.g. `0x0a**`)",
                 ));
             }
+            '-' if next == Some('>') => (Tok::Arrow, 2),
             '-' => return Err(diag(col, "unexpected `-`: STF numbers cannot be negative")),
             _ => {
                 return Err(diag(
@@ -182,6 +185,7 @@ impl Tok {
             Tok::LParen => "`(`".into(),
             Tok::RParen => "`)`".into(),
             Tok::Slash => "`/`".into(),
+            Tok::Arrow => "`->`".into(),
             Tok::Eq => "`=`".into(),
             Tok::EqEq => "`==`".into(),
             Tok::Ne => "`!=`".into(),

@@ -667,18 +667,8 @@ impl LineParser {
                         column: col,
                     });
                 }
-                Some(Tok::LParen) => {
-                    if keys.is_empty() {
-                        return Err(diag(
-                            col,
-                            format!(
-                                "`add` needs at least one key `field:value` before the action `{}(...)`",
-                                snippet(&name)
-                            ),
-                        ));
-                    }
-                    break self.action_call(name, col)?;
-                }
+                // No keys at all: an entry of a table without keys.
+                Some(Tok::LParen) => break self.action_call(name, col)?,
                 _ => {
                     let hint = if self.at_end() {
                         format!(
@@ -716,6 +706,25 @@ impl LineParser {
 
     fn key_value(&mut self, field: &str) -> PResult<KeyValue> {
         let (value, col) = self.number(&format!("a value after `{}:`", snippet(field)))?;
+        if self.eat(&Tok::Arrow) {
+            // `lo->hi`: a range key.
+            let (hi, hi_col) = self.number(&format!(
+                "the last value of the range after `{}->`",
+                snippet(&value.to_string())
+            ))?;
+            for (n, c) in [(&value, col), (&hi, hi_col)] {
+                if n.has_dont_care() {
+                    return Err(diag(
+                        c,
+                        format!(
+                            "`{}`: don't-care digits `*` cannot be used in a range",
+                            snippet(&n.to_string())
+                        ),
+                    ));
+                }
+            }
+            return Ok(KeyValue::Range { lo: value, hi });
+        }
         if !self.eat(&Tok::Slash) {
             return Ok(KeyValue::Value(value));
         }

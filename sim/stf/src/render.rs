@@ -57,6 +57,7 @@ impl Display for KeyValue {
         match self {
             KeyValue::Value(n) => write!(f, "{n}"),
             KeyValue::Prefix { value, len } => write!(f, "{value}/{len}"),
+            KeyValue::Range { lo, hi } => write!(f, "{lo}->{hi}"),
         }
     }
 }

@@ -311,6 +311,56 @@ fn add_lpm_forms() {
 }
 
 #[test]
+fn add_range_keys_and_keyless_adds() {
+    // `lo->hi` as simple_switch_CLI writes a range; spacing is free.
+    assert_eq!(
+        keys_of("add t hdr.p:0x10->0x20 q:5 -> 9 a()"),
+        vec![
+            (
+                "hdr.p".into(),
+                KeyValue::Range {
+                    lo: num("0x10"),
+                    hi: num("0x20")
+                }
+            ),
+            (
+                "q".into(),
+                KeyValue::Range {
+                    lo: num("5"),
+                    hi: num("9")
+                }
+            )
+        ]
+    );
+    let KeyValue::Range { lo, hi } = &keys_of("add t f:1->0x0300 a()")[0].1 else {
+        panic!()
+    };
+    assert_eq!((lo, hi), (&num("1"), &num("0x0300")));
+    assert_eq!(
+        keys_of("add t f:0x10->0x20 a()")[0].1.range(16).unwrap(),
+        (vec![0x00, 0x10], vec![0x00, 0x20])
+    );
+    assert_eq!(
+        KeyValue::Value(num("7")).range(8).unwrap(),
+        (vec![7], vec![7])
+    );
+    assert!(keys_of("add t f:1->2 a()")[0].1.exact(8).is_err());
+    // No key at all (a table without keys), with or without a priority.
+    let (table, prio, keys, action, id) = add_parts("add always set(v:7)");
+    assert_eq!(
+        (table.as_str(), prio, keys.len(), id),
+        ("always", None, 0, None)
+    );
+    assert_eq!(action.name, "set");
+    let (_, prio, keys, _, _) = add_parts("add always 3 NoAction()");
+    assert_eq!((prio, keys.len()), (Some(3), 0));
+    // Rendering and reparsing keep the range.
+    let text = "add t 1 f:0x10->0x20 a()";
+    let printed = one(text).to_string();
+    assert_eq!(one(&printed), one(text), "{printed}");
+}
+
+#[test]
 fn add_ternary_forms() {
     assert_eq!(
         keys_of("add t f:0x**0f a()"),

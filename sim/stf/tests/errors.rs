@@ -110,7 +110,8 @@ fn unknown_commands() {
 fn add_errors() {
     err_contains("add", 4, "expected a table name after `add`");
     err_contains("add t", 6, "expected a key `field:value` after table `t`");
-    err_contains("add t a()", 7, "`add` needs at least one key");
+    err_contains("add t f:0x1*->0x20 a()", 9, "cannot be used in a range");
+    err_contains("add t f:1-> a()", 13, "the last value of the range");
     err_contains(
         "add t f:1",
         10,

@@ -508,27 +508,50 @@ pub const MAX_CELLS: usize = 1 << 24;
 pub enum SizeError {
     /// The size argument (of the extern named here) did not fold once its
     /// block's constructor arguments were bound.
-    #[error("`{0}`: the size is not a compile-time constant (e.g. a division by zero)")]
-    NotConstant(String),
+    #[error("`{name}`: the size is not a compile-time constant (e.g. a division by zero)")]
+    NotConstant { name: String, instance: InstanceId },
     /// More than [`MAX_CELLS`] cells.
     #[error("`{name}` has {cells} cells; the simulator holds at most {MAX_CELLS}")]
-    TooLarge { name: String, cells: String },
+    TooLarge {
+        name: String,
+        cells: String,
+        instance: Option<InstanceId>,
+    },
+}
+
+impl SizeError {
+    /// The extern instance whose size is refused, when known.
+    pub fn instance(&self) -> Option<InstanceId> {
+        match self {
+            SizeError::NotConstant { instance, .. } => Some(*instance),
+            SizeError::TooLarge { instance, .. } => *instance,
+        }
+    }
 }
 
 /// The cell count of the counter, meter or register `inst` (named `name`):
 /// its first argument. `in_block` tells whether the instance was placed in
 /// a block instance: one that was not may be the unused original of a
 /// block copied per constructor arguments, whose size is still open.
-fn cells(inst: &ir::Instance, name: &str, in_block: bool) -> Result<usize, SizeError> {
+fn cells(
+    inst: &ir::Instance,
+    id: InstanceId,
+    name: &str,
+    in_block: bool,
+) -> Result<usize, SizeError> {
     match inst.args.first().map(|a| &a.kind) {
         Some(ir::ExprKind::Const(ir::Value::Int(n))) => match usize::try_from(n) {
             Ok(c) if c <= MAX_CELLS => Ok(c),
             _ => Err(SizeError::TooLarge {
                 name: name.to_string(),
                 cells: n.to_string(),
+                instance: Some(id),
             }),
         },
-        Some(_) if in_block => Err(SizeError::NotConstant(name.to_string())),
+        Some(_) if in_block => Err(SizeError::NotConstant {
+            name: name.to_string(),
+            instance: id,
+        }),
         _ => Ok(0),
     }
 }
@@ -570,7 +593,7 @@ impl V1Externs {
             let inst = &p.instances[i.0 as usize];
             let id = states.len() as StateId;
             let in_block = !path.is_empty();
-            let size = |inst: &ir::Instance| cells(inst, &name, in_block);
+            let size = |inst: &ir::Instance| cells(inst, i, &name, in_block);
             states.insert((path, i), id);
             match &inst.of {
                 InstanceOf::Extern { name } if name == "counter" => {
@@ -704,6 +727,7 @@ impl V1Externs {
                 return Err(SizeError::TooLarge {
                     name: name.cloned().unwrap_or_default(),
                     cells: entries.to_string(),
+                    instance: Some(inst),
                 });
             }
             m.cells = vec![Meter::default(); entries];

@@ -44,6 +44,45 @@ pub enum LoadError {
     Compile { block: String, error: CompileError },
     #[error(transparent)]
     Size(#[from] externs::SizeError),
+    /// A refusal at a place in the program: `file:line:col: ...`.
+    #[error("{at}: {error}")]
+    At { at: String, error: Box<LoadError> },
+}
+
+impl LoadError {
+    /// `self` at `span` of `program`, unless it names a place already (a
+    /// compile error found inside a statement names its own) or the
+    /// program has no source locations.
+    fn at(self, locator: &janus_p4::source::Locator, span: janus_p4::source::Span) -> LoadError {
+        match self {
+            LoadError::At { .. } => self,
+            LoadError::Compile {
+                block,
+                error: CompileError::At { at, error },
+            } => LoadError::At {
+                at,
+                error: Box::new(LoadError::Compile {
+                    block,
+                    error: *error,
+                }),
+            },
+            other => match locator.locate(span) {
+                Some(at) => LoadError::At {
+                    at,
+                    error: Box::new(other),
+                },
+                None => other,
+            },
+        }
+    }
+
+    /// The `file:line:col` the error names, if any.
+    pub fn location(&self) -> Option<&str> {
+        match self {
+            LoadError::At { at, .. } => Some(at),
+            _ => None,
+        }
+    }
 }
 
 /// A table of the running pipeline, as the control plane sees it.
@@ -336,9 +375,25 @@ pub enum MirrorTarget {
 }
 
 impl V1Switch {
-    /// Loads a checked program whose `main` is a `V1Switch`.
-    pub fn load(mut program: ir::Program) -> Result<V1Switch, LoadError> {
+    /// Loads a checked program whose `main` is a `V1Switch`. A refusal
+    /// names the place in the program it concerns (`file:line:col`): the
+    /// construct the engine cannot run, the table, extern or argument at
+    /// fault, else the `main` instance.
+    pub fn load(program: ir::Program) -> Result<V1Switch, LoadError> {
+        let locator = program.locator.clone();
+        let main_span = program
+            .main
+            .and_then(|m| program.instances.get(m.0 as usize))
+            .map(|i| i.span);
+        V1Switch::load_program(program).map_err(|e| match main_span {
+            Some(span) => e.at(&locator, span),
+            None => e,
+        })
+    }
+
+    fn load_program(mut program: ir::Program) -> Result<V1Switch, LoadError> {
         janus_engine::lower::lower_calls(&mut program);
+        let locator = program.locator.clone();
         let main = program.main.ok_or(LoadError::NoV1Switch)?;
         let pkg = &program.instances[main.0 as usize];
         if !matches!(&pkg.of, InstanceOf::Package { name } if name == "V1Switch")
@@ -349,11 +404,11 @@ impl V1Switch {
         let mut blocks = Vec::with_capacity(6);
         for (i, a) in pkg.args.iter().enumerate() {
             let ir::ExprKind::Instance(inst) = a.kind else {
-                return Err(LoadError::BadArgument(i));
+                return Err(LoadError::BadArgument(i).at(&locator, a.span));
             };
             let instance = &program.instances[inst.0 as usize];
             let InstanceOf::Block(b) = instance.of else {
-                return Err(LoadError::BadArgument(i));
+                return Err(LoadError::BadArgument(i).at(&locator, a.span));
             };
             blocks.push((b, instance.name.clone(), inst));
         }
@@ -399,11 +454,13 @@ impl V1Switch {
         for (b, path) in &paths {
             for &t in &program.blocks[b.0 as usize].tables {
                 let table = &program.tables[t.0 as usize];
-                let state =
-                    TableState::from_ir(&program, table).map_err(|error| LoadError::Compile {
+                let state = TableState::from_ir(&program, table).map_err(|error| {
+                    LoadError::Compile {
                         block: path.clone(),
                         error,
-                    })?;
+                    }
+                    .at(&locator, table.span)
+                })?;
                 slots.insert((path.clone(), t), tables.len() as u32);
                 infos.push(table_info(&program, table, *b, path));
                 tables.push(state);
@@ -427,6 +484,7 @@ impl V1Switch {
                             block: path.clone(),
                             error: CompileError::Unsupported("this table implementation"),
                         }
+                        .at(&locator, program.instances[inst.0 as usize].span)
                     })?);
                     profile_infos.push(ProfileInfo {
                         name,
@@ -444,11 +502,13 @@ impl V1Switch {
         for (b, path) in &paths {
             for &v in &program.blocks[b.0 as usize].value_sets {
                 let vs = &program.value_sets[v.0 as usize];
+                let span = program.blocks[b.0 as usize].span;
                 let state = TableState::for_value_set(&program, vs).map_err(|error| {
                     LoadError::Compile {
                         block: path.clone(),
                         error,
                     }
+                    .at(&locator, span)
                 })?;
                 value_set_slots.insert((path.clone(), v), tables.len() as u32);
                 value_sets.push(ValueSetInfo {
@@ -458,11 +518,21 @@ impl V1Switch {
                 tables.push(state);
             }
         }
-        let mut externs = V1Externs::new(&program, Shared { std, arena_bytes })?;
+        let mut externs = V1Externs::new(&program, Shared { std, arena_bytes }).map_err(|e| {
+            let span = e.instance().map(|i| program.instances[i.0 as usize].span);
+            let e = LoadError::Size(e);
+            match span {
+                Some(span) => e.at(&locator, span),
+                None => e,
+            }
+        })?;
         for ((path, t), &slot) in &slots {
-            if let Some(inst) = program.tables[t.0 as usize].direct_meter {
+            let table = &program.tables[t.0 as usize];
+            if let Some(inst) = table.direct_meter {
                 let entries = tables[slot as usize].max_size;
-                externs.attach_direct_meter(path, inst, slot, entries)?;
+                externs
+                    .attach_direct_meter(path, inst, slot, entries)
+                    .map_err(|e| LoadError::Size(e).at(&locator, table.span))?;
             }
         }
         let mut compiled: Vec<Vec<Op>> = Vec::with_capacity(6);
@@ -470,9 +540,12 @@ impl V1Switch {
         for (i, (b, path, inst)) in blocks.iter().enumerate() {
             let block = &program.blocks[b.0 as usize];
             let ctor_args = &program.instances[inst.0 as usize].args;
-            let frame = plan.instance_frame(path).ok_or(LoadError::Compile {
-                block: path.clone(),
-                error: CompileError::Unsupported("an instance without storage"),
+            let frame = plan.instance_frame(path).ok_or_else(|| {
+                LoadError::Compile {
+                    block: path.clone(),
+                    error: CompileError::Unsupported("an instance without storage"),
+                }
+                .at(&locator, block.span)
             })?;
             let mut vars = plan.shared_vars();
             vars.extend(frame.vars.iter().map(|(v, o)| (*v, frame.base + o)));
@@ -491,9 +564,12 @@ impl V1Switch {
             ctx.bind_slots(&mut c, path);
             c.externs = Some(&externs);
             c.instances = Some(ctx);
-            let err = |error| LoadError::Compile {
-                block: path.clone(),
-                error,
+            let err = |error| {
+                LoadError::Compile {
+                    block: path.clone(),
+                    error,
+                }
+                .at(&locator, block.span)
             };
             if i == 0 {
                 parser = Some(compile_parser(&mut c, block, ctor_args).map_err(err)?);
@@ -783,16 +859,36 @@ fn collect_field_lists(
         let at = bit + slot.bit_offset;
         let mut lists = inherited.to_vec();
         lists.extend(f.field_lists.iter().filter(|l| !inherited.contains(l)));
-        match janus_engine::eval::scalar_shape(&p.types, f.ty) {
-            Some((width, _)) => {
-                for &list in &lists {
-                    out.entry(list).or_default().push((at, width));
-                }
-            }
-            None => collect_field_lists(p, layouts, (f.ty, at), &lists, out)?,
-        }
+        collect_value(p, layouts, (f.ty, at), &lists, out)?;
     }
     Ok(())
+}
+
+/// [`collect_field_lists`] of one value: a scalar is in `lists`; a struct's
+/// fields and an array's elements are, each in turn.
+fn collect_value(
+    p: &ir::Program,
+    layouts: &mut Layouts<'_>,
+    (ty, at): (janus_p4::types::TyId, u32),
+    lists: &[u32],
+    out: &mut HashMap<u32, Vec<(u32, u32)>>,
+) -> Result<(), LoadError> {
+    if let Some((width, _)) = janus_engine::eval::scalar_shape(&p.types, ty) {
+        for &list in lists {
+            out.entry(list).or_default().push((at, width));
+        }
+        return Ok(());
+    }
+    if let LayoutKind::Stack {
+        elem, size, stride, ..
+    } = layouts.layout(ty)?.kind
+    {
+        for i in 0..size {
+            collect_value(p, layouts, (elem, at + i * stride), lists, out)?;
+        }
+        return Ok(());
+    }
+    collect_field_lists(p, layouts, (ty, at), lists, out)
 }
 
 /// The empty profile an `action_profile(size)` or

@@ -499,11 +499,17 @@ fn build_entry(
                     len: l.prefix_len,
                 }
             }
+            // `f:lo->hi` (simple_switch_CLI's range), or one value `v`
+            // for `v->v`.
             (MatchKind::Range, Some(m)) => {
-                return Err(format!(
-                    "key `{}`: a range cannot be written in STF",
-                    m.field
-                ));
+                let (lo, hi) = m
+                    .value
+                    .range(w)
+                    .map_err(|e| format!("key `{}`: {e}", m.field))?;
+                FieldMatch::Range {
+                    lo: bits(&lo),
+                    hi: bits(&hi),
+                }
             }
         });
     }

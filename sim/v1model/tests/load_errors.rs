@@ -135,3 +135,85 @@ fn arrays_up_to_the_limit_load() {
     );
     assert!(load(&ingress).is_ok());
 }
+
+/// The 1-based line of `source` holding `marker`.
+fn line_of(ingress: &str, marker: &str) -> usize {
+    let source = format!("{FRAME}{ingress}");
+    source
+        .lines()
+        .position(|l| l.contains(marker))
+        .expect("marker")
+        + 1
+}
+
+#[test]
+fn refusals_name_their_place_in_the_program() {
+    // An extern no v1model target implements: the call's line and column.
+    let ingress = r#"
+        extern void user_ext(in bit<8> x);
+        control I(inout hdrs_t h, inout meta_t m, inout standard_metadata_t sm) {
+            apply {
+                sm.egress_spec = 1;
+                user_ext(h.eth.src[7:0]); // here
+            }
+        }
+        "#;
+    let e = load(ingress).err().expect("refused");
+    let line = line_of(ingress, "// here");
+    let at = format!("t.p4:{line}:17");
+    assert_eq!(e.location(), Some(at.as_str()), "{e}");
+    assert!(e.to_string().starts_with(&at), "{e}");
+    assert!(e.to_string().contains("user_ext"), "{e}");
+    // A size that does not fold: the extern instance's declaration.
+    let ingress = r#"
+        control Mid(inout bit<8> v)(bit<32> n) {
+            register<bit<8>>(32w4 / n) r; // here
+            apply { r.write(0, v); }
+        }
+        control I(inout hdrs_t h, inout meta_t m, inout standard_metadata_t sm) {
+            Mid(0) mid;
+            apply { mid.apply(h.eth.src[7:0]); sm.egress_spec = 1; }
+        }
+        "#;
+    let e = load(ingress).err().expect("refused");
+    let line = line_of(ingress, "// here");
+    assert!(
+        e.location()
+            .is_some_and(|at| at.starts_with(&format!("t.p4:{line}:"))),
+        "{e}"
+    );
+    // A direct meter of a huge table: the table.
+    let ingress = r#"
+        control I(inout hdrs_t h, inout meta_t m, inout standard_metadata_t sm) {
+            direct_meter<bit<32>>(MeterType.packets) dm;
+            action a() { bit<32> c; dm.read(c); }
+            table t { // here
+                key = { h.eth.dst : exact; }
+                actions = { a; }
+                meters = dm;
+                size = 4294967295;
+            }
+            apply { t.apply(); sm.egress_spec = 1; }
+        }
+        "#;
+    let e = load(ingress).err().expect("refused");
+    let line = line_of(ingress, "// here");
+    assert!(
+        e.location()
+            .is_some_and(|at| at.starts_with(&format!("t.p4:{line}:"))),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_main_that_is_not_v1switch_names_main() {
+    let source = format!(
+        "{FRAME}control I(inout hdrs_t h, inout meta_t m, inout standard_metadata_t sm) {{ apply {{ }} }}\n\
+         control C();\npackage Other(C c);\ncontrol Cx() {{ apply {{ }} }}\nOther(Cx()) main;\n"
+    );
+    let c = janus_p4::driver::compile_source("t.p4", source.clone(), &Default::default());
+    assert!(!c.has_errors(), "{}", c.render(false));
+    let e = V1Switch::load(c.ir.expect("ir")).err().expect("refused");
+    let line = source.lines().position(|l| l.contains("main;")).unwrap() + 1;
+    assert_eq!(e.location(), Some(format!("t.p4:{line}:1").as_str()), "{e}");
+}

@@ -369,11 +369,19 @@ fn extern_calls_go_through_the_architecture() {
         Bits::read_bits(&arena, port_bit as usize, 9, false).as_u64_truncated(),
         511
     );
-    // An extern the architecture does not implement fails to load, by name.
+    // An extern the architecture does not implement fails to load, by name
+    // and at the call's place.
     let mut c = Compiler::new(&program, HashMap::new());
     c.externs = Some(&toy);
     let err = compile_stmts(&mut c, &program.blocks[1].apply).unwrap_err();
-    assert_eq!(err, CompileError::UnknownExtern("unknown_fn".into()));
+    assert_eq!(
+        err.inner(),
+        &CompileError::UnknownExtern("unknown_fn".into())
+    );
+    assert!(
+        err.location().is_some_and(|at| at.starts_with("test.p4:")),
+        "{err}"
+    );
 }
 
 /// Control `C` of a program compiled on its own: its storage plan,
@@ -1303,4 +1311,140 @@ fn ops_stay_small() {
         "{}",
         std::mem::size_of::<Op>()
     );
+}
+
+#[test]
+fn arrays_of_scalars_nest_and_index_at_run_time() {
+    let program = program(
+        r#"
+        #include <core.p4>
+        control C(in bit<8> i, in bit<8> j, out bit<8> r, out bit<8> q) {
+            bit<8>[2][3] n;
+            bit<16>[4] a;
+            apply {
+                n[i][j] = 7;
+                a[i] = 0x1234;
+                r = n[2][1] + n[i][j];
+                q = a[i][7:0] + a[j][15:8];
+            }
+        }
+    "#,
+    );
+    let Compiled {
+        plan,
+        vars,
+        block,
+        ops,
+    } = compile_control_c(&program);
+    let bit = |k: usize| (vars[&block.params[k].var] * 8) as usize;
+    // (i, j) -> (r, q): an out-of-range element is neither written nor read.
+    let cases = [
+        (2u64, 1u64, 14u64, 0x34u64),
+        (0, 1, 7, 0x34),
+        (3, 0, 0, 0x34),
+        (1, 2, 0, 0x34),
+    ];
+    for (i, j, want_r, want_q) in cases {
+        let mut arena = vec![0u8; plan.arena_bytes as usize];
+        Bits::from_u64(8, false, i).write_bits(&mut arena, bit(0));
+        Bits::from_u64(8, false, j).write_bits(&mut arena, bit(1));
+        run(&ops, &mut Env::new(&mut arena));
+        let got = |k| Bits::read_bits(&arena, bit(k), 8, false).as_u64_truncated();
+        assert_eq!((got(2), got(3)), (want_r, want_q), "i = {i}, j = {j}");
+    }
+}
+
+#[test]
+fn part_selects_read_and_write_at_run_time_starts() {
+    // A naive bit model: bits outside the value read 0 and are not written.
+    fn get(v: u128, n: i64, lo: i64, w: i64) -> u128 {
+        (0..w)
+            .filter(|k| (0..n).contains(&(lo + k)))
+            .map(|k| ((v >> (lo + k)) & 1) << k)
+            .sum()
+    }
+    fn put(mut v: u128, n: i64, lo: i64, w: i64, x: u128) -> u128 {
+        for k in (0..w).filter(|k| (0..n).contains(&(lo + k))) {
+            v = (v & !(1 << (lo + k))) | (((x >> k) & 1) << (lo + k));
+        }
+        v
+    }
+    // 24-bit values (on words) and 100-bit ones (on `Bits`).
+    for width in [24u32, 100] {
+        let program = program(&format!(
+            r#"
+            #include <core.p4>
+            control C(in bit<8> s, inout bit<{width}> x, out bit<5> up, out bit<5> down,
+                      inout bit<{width}> y) {{
+                apply {{
+                    up = x[s +: 5];
+                    down = x[s -: 5];
+                    y[s +: 5] = 5w0x15;
+                    y[s -: 5] = y[s -: 5] ^ 5w0x1f;
+                }}
+            }}
+        "#
+        ));
+        let Compiled {
+            plan,
+            vars,
+            block,
+            ops,
+        } = compile_control_c(&program);
+        let bit = |k: usize| (vars[&block.params[k].var] * 8) as usize;
+        let n = i64::from(width);
+        let mask = (1u128 << width) - 1;
+        let x = 0x0123_4567_89ab_cdef_0f1e_2d3c_4b5a_u128 & mask;
+        let y = 0x0f0f_0f0f_0f0f_0f0f_0f0f_0f0f_0f0f_u128 & mask;
+        for s in [
+            0u64, 1, 3, 4, 7, 20, 22, 23, 24, 27, 28, 95, 96, 99, 100, 104, 200, 255,
+        ] {
+            let mut arena = vec![0u8; plan.arena_bytes as usize];
+            let wide = |v: u128| Bits::from_words_le(width, false, &[v as u64, (v >> 64) as u64]);
+            Bits::from_u64(8, false, s).write_bits(&mut arena, bit(0));
+            wide(x).write_bits(&mut arena, bit(1));
+            wide(y).write_bits(&mut arena, bit(4));
+            run(&ops, &mut Env::new(&mut arena));
+            let read = |k: usize, w: u32| {
+                let b = Bits::read_bits(&arena, bit(k), w, false);
+                let words = b.words();
+                u128::from(words[0]) | words.get(1).map_or(0, |h| u128::from(*h) << 64)
+            };
+            let s = s as i64;
+            assert_eq!(read(2, 5), get(x, n, s, 5), "x[{s} +: 5], width {width}");
+            assert_eq!(
+                read(3, 5),
+                get(x, n, s - 4, 5),
+                "x[{s} -: 5], width {width}"
+            );
+            let mut want = put(y, n, s, 5, 0x15);
+            want = put(want, n, s - 4, 5, get(want, n, s - 4, 5) ^ 0x1f);
+            assert_eq!(read(4, width), want, "y after s = {s}, width {width}");
+        }
+    }
+}
+
+#[test]
+fn unsupported_constructs_name_their_place() {
+    let program = program(
+        "#include <core.p4>\nextern void ext(in bit<8> x);\ncontrol C(inout bit<8> a) {\n    apply {\n        a = a + 1;\n        ext(a);\n    }\n}\n",
+    );
+    let plan = StoragePlan::new(&program).expect("plan");
+    let frame = plan.instance_frame("C").expect("frame");
+    let vars = frame
+        .vars
+        .iter()
+        .map(|(v, off)| (*v, frame.base + off))
+        .collect();
+    let block = program.blocks.iter().find(|b| b.name == "C").unwrap();
+    let err = compile_stmts(&mut Compiler::new(&program, vars), &block.apply)
+        .map(|_| ())
+        .unwrap_err();
+    // Line 6, the extern call (no architecture implements it here).
+    assert!(
+        err.location()
+            .is_some_and(|at| at.starts_with("test.p4:6:")),
+        "{err}"
+    );
+    assert!(err.to_string().starts_with("test.p4:6:"), "{err}");
 }

@@ -237,7 +237,12 @@ fn parser_errors() {
 #[test]
 fn a_parser_that_never_consumes_times_out() {
     let program =
-        program("#include <core.p4>\nparser L(packet_in p) { state start { transition start; } }");
+        // `reject` is reachable (p4c refuses a parser that can reach
+        // neither accept nor reject) but never taken: x stays 0.
+        program(
+            "#include <core.p4>\nparser L(packet_in p) { state start { bit<8> x = 0; \
+             transition select(x) { 0: start; default: reject; } } }",
+        );
     let plan = StoragePlan::new(&program).expect("plan");
     let f = plan.instance_frame("L").expect("L");
     let mut c = Compiler::new(
@@ -874,7 +879,7 @@ fn joined_steps_time_out_after_the_same_states() {
         parser T(packet_in pkt, inout m_t m) {
             state start { m.n = m.n + 1; transition a; }
             state a { m.n = m.n + 1; transition b; }
-            state b { m.n = m.n + 1; transition select(m.k) { 0: start; } }
+            state b { m.n = m.n + 1; transition select(m.k) { 0: start; 255: reject; } }
         }
         "#,
         "T",

@@ -29,6 +29,7 @@ impl Checker<'_> {
         _expected: Option<TyId>,
     ) -> ir::Expr {
         let explicit: Vec<TyId> = targs.iter().map(|t| self.resolve_type(t)).collect();
+        self.check_type_args(targs, &explicit);
         match &callee.kind {
             ast::ExprKind::Name(path) => self.call_name(path, &explicit, args, span),
             ast::ExprKind::Member(base, m) => self.call_member(base, m, &explicit, args, span),
@@ -83,6 +84,8 @@ impl Checker<'_> {
                 else {
                     return unknown(span);
                 };
+                self.check_compared_type_args(&sigs[k], &inv.type_args, span, &name);
+                self.check_call_result(&inv, span, &name);
                 mk(
                     inv.ret,
                     ExprKind::Call(Callee::Function(ids[k]), inv.args),
@@ -115,6 +118,7 @@ impl Checker<'_> {
                 if name == "static_assert" {
                     return self.static_assert(&inv.args, span);
                 }
+                self.check_call_result(&inv, span, &name);
                 let callee = Callee::ExternFunction {
                     name,
                     type_args: inv.type_args,
@@ -189,6 +193,7 @@ impl Checker<'_> {
                         );
                         return unknown(span);
                     }
+                    self.usage.tables.insert(id);
                     return self.table_apply(id, args, span);
                 }
                 Some(Binding::Type(ty)) => {
@@ -273,7 +278,10 @@ impl Checker<'_> {
     ) -> ir::Expr {
         let is_header = self.prog.types.is_header(recv.ty);
         let is_union = self.prog.types.is_union(recv.ty);
-        let is_stack = matches!(self.ty(recv.ty), Ty::Stack { .. });
+        // `push_front`/`pop_front` are for header stacks, not arrays of
+        // other types.
+        let is_stack = matches!(self.ty(recv.ty), Ty::Stack { elem, .. }
+            if self.prog.types.is_header(*elem) || self.prog.types.is_union(*elem));
         let (method, nargs, ret) = match m.name.as_str() {
             "isValid" if is_header || is_union => (BuiltinMethod::IsValid, 0, TypeTable::BOOL),
             "setValid" if is_header => (BuiltinMethod::SetValid, 0, TypeTable::VOID),
@@ -318,6 +326,15 @@ impl Checker<'_> {
             );
             return unknown(span);
         }
+        if matches!(method, BuiltinMethod::PushFront | BuiltinMethod::PopFront)
+            && matches!(self.ctx, Context::ParserState | Context::ParserLocal)
+        {
+            self.error(
+                Code::NotAllowedHere,
+                m.span,
+                format!("`{}` of a header stack cannot be used in a parser", m.name),
+            );
+        }
         let mut call_args = Vec::new();
         if nargs == 1 {
             let a = self.expr(&args[0].value, None);
@@ -332,6 +349,21 @@ impl Checker<'_> {
                 );
             }
             call_args.push(Some(a));
+        }
+        if method == BuiltinMethod::IsValid && (is_header || is_union) {
+            // A header (or union) constant: `{#}`, or a header value made
+            // of constants; its validity is known now.
+            match &recv.kind {
+                ExprKind::InvalidHeader => {
+                    return mk(TypeTable::BOOL, ExprKind::Const(Value::Bool(false)), span);
+                }
+                ExprKind::List(_) | ExprKind::Const(_)
+                    if is_header && super::exprs::is_constant_tree(&recv) =>
+                {
+                    return mk(TypeTable::BOOL, ExprKind::Const(Value::Bool(true)), span);
+                }
+                _ => {}
+            }
         }
         if method != BuiltinMethod::IsValid
             && let Some(why) = self.not_assignable(&recv)
@@ -387,12 +419,45 @@ impl Checker<'_> {
         let Some(inv) = self.invoke(&cands[k], sol, explicit, args, span, &m.name) else {
             return unknown(span);
         };
+        self.check_call_result(&inv, span, &m.name);
+        if ext_name == "packet_in" && m.name == "extract" && inv.args.len() == 2 {
+            self.check_varbit_extract(&inv.args, span);
+        }
         let callee = Callee::ExternMethod {
             receiver: Box::new(recv),
             name: m.name.clone(),
             type_args: inv.type_args,
         };
         mk(inv.ret, ExprKind::Call(callee, inv.args), span)
+    }
+
+    /// `b.extract(h, n)` needs a header with exactly one `varbit` field to
+    /// put the `n` bits in. A header may declare more than one (p4c accepts
+    /// the declaration and refuses the extract, in its `hasVarbitsOrUnions`
+    /// check), but it cannot be extracted.
+    fn check_varbit_extract(&mut self, args: &[Option<ir::Expr>], span: Span) {
+        let Some(Some(h)) = args.first() else {
+            return;
+        };
+        let Some(info) = self.prog.types.struct_info(h.ty) else {
+            return;
+        };
+        let varbits = info
+            .fields
+            .iter()
+            .filter(|f| matches!(self.prog.types.get(f.ty), Ty::Varbit { .. }))
+            .count();
+        if varbits > 1 {
+            let name = info.name.clone();
+            self.error(
+                Code::BadTypeArgument,
+                span,
+                format!(
+                    "`{name}` has {varbits} `varbit` fields; a header extracted with a length \
+                     must have exactly one"
+                ),
+            );
+        }
     }
 
     fn table_apply(&mut self, id: ir::TableId, args: &[ast::Arg], span: Span) -> ir::Expr {
@@ -403,7 +468,8 @@ impl Checker<'_> {
                 "`apply` of a table takes no arguments",
             );
         }
-        if self.ctx != Context::ControlApply {
+        let in_var_init = self.ctx == Context::ControlLocal && self.in_control_var_init;
+        if self.ctx != Context::ControlApply && !in_var_init {
             self.error(
                 Code::NotAllowedHere,
                 span,
@@ -495,6 +561,10 @@ impl Checker<'_> {
         args: &[ast::Arg],
         span: Span,
     ) -> ir::Expr {
+        let Some(idx) = self.pick_block_overload(idx, 0, Some(args.len()), span) else {
+            self.check_args_only(args);
+            return unknown(span);
+        };
         let info = self.blocks[idx as usize].clone();
         if info.ir.is_none()
             || info.kind == BlockKind::Package
@@ -523,7 +593,9 @@ impl Checker<'_> {
         } else {
             Context::ControlLocal
         };
+        self.overload_chosen = true;
         let inst = self.instantiate(ty, &[], span, &info.name, Vec::new(), false);
+        self.overload_chosen = false;
         self.ctx = saved;
         let Some(inst) = inst else {
             return unknown(span);
@@ -596,8 +668,24 @@ impl Checker<'_> {
                         .all(|p| p.has_default || named.contains(&p.name.as_str()))
             }
         };
-        if let Some(k) = sigs.iter().position(fits) {
-            return Some(k);
+        let fitting: Vec<usize> = (0..sigs.len()).filter(|&k| fits(&sigs[k])).collect();
+        match fitting.as_slice() {
+            [k] => return Some(*k),
+            [_, _, ..] => {
+                // p4c: "multiple matching declarations" / "Ambiguous method".
+                self.error(
+                    Code::AmbiguousCall,
+                    span,
+                    format!(
+                        "the call of `{name}` with {} argument(s) matches {} of its overloads",
+                        args.len(),
+                        fitting.len()
+                    ),
+                );
+                self.check_args_only(args);
+                return None;
+            }
+            [] => {}
         }
         let counts: Vec<String> = sigs
             .iter()
@@ -610,15 +698,21 @@ impl Checker<'_> {
                 }
             })
             .collect();
-        self.error(
-            Code::ArgumentCount,
-            span,
+        let message = if named.is_empty() {
             format!(
                 "`{name}` takes {} argument(s), but {} were given",
                 counts.join(" or "),
                 args.len()
-            ),
-        );
+            )
+        } else {
+            let names: Vec<String> = named.iter().map(|n| format!("`{n}`")).collect();
+            format!(
+                "no overload of `{name}` takes exactly the arguments named {} (it takes {} argument(s))",
+                names.join(", "),
+                counts.join(" or ")
+            )
+        };
+        self.error(Code::ArgumentCount, span, message);
         self.check_args_only(args);
         None
     }
@@ -892,6 +986,14 @@ impl Checker<'_> {
     /// A constructor call used as a value (e.g. a package argument, or
     /// `implementation = action_selector(...)`): an anonymous instance.
     pub(crate) fn construct_value(&mut self, ty: TyId, args: &[ast::Arg], span: Span) -> ir::Expr {
+        if self.ctx == Context::Action {
+            // p4c's ValidateParsedProgram: "Constructor calls not allowed in actions".
+            self.error(
+                Code::NotAllowedHere,
+                span,
+                "constructor calls are not allowed in actions",
+            );
+        }
         let name = match self.ty(ty) {
             Ty::Extern { name, .. } | Ty::Block { name, .. } => name.clone(),
             _ => String::new(),
@@ -958,6 +1060,23 @@ impl Checker<'_> {
             Ty::Block {
                 decl, args: bargs, ..
             } => {
+                // `direct_invocation` has chosen among overloads already.
+                let chosen = if std::mem::take(&mut self.overload_chosen) {
+                    decl
+                } else {
+                    self.pick_block_overload(decl, args.len(), None, span)?
+                };
+                let (decl, ty) = if chosen == decl {
+                    (decl, ty)
+                } else {
+                    let name = self.blocks[chosen as usize].name.clone();
+                    let t = self.types().intern(Ty::Block {
+                        decl: chosen,
+                        name,
+                        args: bargs.clone(),
+                    });
+                    (chosen, t)
+                };
                 let info = self.blocks[decl as usize].clone();
                 match info.kind {
                     BlockKind::Package => {
@@ -1017,11 +1136,10 @@ impl Checker<'_> {
                         let inv =
                             self.invoke(&sig, Solution::default(), &bargs, args, span, &info.name)?;
                         let ty = self.inferred_block_type(ty, &inv.type_args);
-                        (
-                            ty,
-                            inv.args.into_iter().flatten().collect(),
-                            ir::InstanceOf::Block(block),
-                        )
+                        (ty, inv.args.into_iter().flatten().collect(), {
+                            self.usage.blocks.insert(block);
+                            ir::InstanceOf::Block(block)
+                        })
                     }
                 }
             }

@@ -105,18 +105,22 @@ impl Checker<'_> {
     // ------------------------------------------------------------ types
 
     fn typedef(&mut self, t: &ast::TypedefDecl) {
+        let outer = self.declaring_type.replace(t.name.name.clone());
         let of = self.resolve_type(&t.ty);
+        self.declaring_type = outer;
         let ty = if t.new_type {
+            // p4c: "`type' can only be applied to base types" (bit<W>,
+            // int<W>, bool, or another `type`).
             if !self.is_unknown(of)
                 && !matches!(self.ty(of), Ty::Bits { .. } | Ty::Bool | Ty::NewType { .. })
-                && !self.prog.types.is_header(of)
-                && self.prog.types.struct_info(of).is_none()
             {
                 let shown = self.show(of);
                 self.error(
                     Code::BadTypeArgument,
                     t.ty.span,
-                    format!("`type` cannot introduce a new type over `{shown}`"),
+                    format!(
+                        "`type` cannot introduce a new type over `{shown}`: only over `bit<W>`, `int<W>`, `bool` or another `type`"
+                    ),
                 );
             }
             let ty = self.types().intern(Ty::NewType {
@@ -144,14 +148,18 @@ impl Checker<'_> {
             self.generic_kinds.push(kind);
             // Check the fields once with the parameters abstract.
             let owner = self.fresh_owner();
+            let outer = self.declaring_type.replace(s.name.name.clone());
             self.scoped(|c| {
                 c.declare_type_params(&s.type_params, owner);
                 let _ = c.struct_type(kind, &s.name.name, s);
             });
+            self.declaring_type = outer;
             self.declare(&s.name, Binding::GenericStruct(idx));
             return;
         }
+        let outer = self.declaring_type.replace(s.name.name.clone());
         let ty = self.struct_type(kind, &s.name.name, s);
+        self.declaring_type = outer;
         self.prog.type_annotations.insert(
             ty,
             ir::TypeAnnotations {
@@ -184,7 +192,6 @@ impl Checker<'_> {
     ) -> TyId {
         let mut fields: Vec<FieldInfo> = Vec::new();
         let mut names: std::collections::HashSet<&str> = std::collections::HashSet::new();
-        let mut varbits = 0;
         for f in &s.fields {
             let ty = self.resolve_type(&f.ty);
             if !names.insert(&f.name.name) {
@@ -195,20 +202,10 @@ impl Checker<'_> {
                 );
                 continue;
             }
-            if matches!(self.ty(ty), Ty::Varbit { .. }) {
-                varbits += 1;
-            }
+            // A header may have several `varbit` fields (p4c accepts the
+            // declaration); only one can be extracted (`check_varbit_extract`).
             if let Some(why) = self.bad_field_type(kind, ty) {
                 self.error(Code::BadTypeArgument, f.ty.span, why);
-            } else if kind == StructKind::Header
-                && varbits > 1
-                && matches!(self.ty(ty), Ty::Varbit { .. })
-            {
-                self.error(
-                    Code::BadTypeArgument,
-                    f.ty.span,
-                    "a header may have at most one `varbit` field",
-                );
             }
             fields.push(FieldInfo {
                 name: f.name.name.clone(),
@@ -248,9 +245,12 @@ impl Checker<'_> {
                 }
             }
             StructKind::Struct => match self.ty(ty) {
-                Ty::Void | Ty::InfInt | Ty::String | Ty::Extern { .. } | Ty::Block { .. } => {
-                    Some(format!("a struct field cannot have type `{shown}`"))
-                }
+                Ty::Void
+                | Ty::InfInt
+                | Ty::String
+                | Ty::Extern { .. }
+                | Ty::Block { .. }
+                | Ty::List(_) => Some(format!("a struct field cannot have type `{shown}`")),
                 _ => None,
             },
         }
@@ -261,13 +261,7 @@ impl Checker<'_> {
             Ty::Bits { .. } | Ty::Varbit { .. } | Ty::Bool | Ty::Param { .. } => true,
             Ty::Enum(_) => self.prog.types.underlying(ty).is_some(),
             Ty::NewType { of, .. } => self.header_field_ok(*of),
-            Ty::Struct(i) => {
-                let info = &self.prog.types.structs[*i as usize];
-                info.kind == StructKind::Struct
-                    && info.fields.iter().all(|f| {
-                        !matches!(self.ty(f.ty), Ty::Varbit { .. }) && self.header_field_ok(f.ty)
-                    })
-            }
+            Ty::Struct(_) => self.only_bits_or_bit_structs(ty),
             _ => false,
         }
     }
@@ -382,7 +376,11 @@ impl Checker<'_> {
                 VarKind::Param(s.dir)
             };
             let var = self.new_var(&s.name, s.ty, kind, p.name.span);
-            self.declare(&p.name, Binding::Var(var));
+            // A name already in this scope is a duplicate parameter, which
+            // `check_distinct_params` reported (E0105).
+            if !self.in_innermost_scope(&p.name.name) {
+                self.declare(&p.name, Binding::Var(var));
+            }
             out.push(ir::Param {
                 name: s.name.clone(),
                 ty: s.ty,
@@ -395,10 +393,12 @@ impl Checker<'_> {
 
     fn function_sig(&mut self, f: &ast::FunctionProto) -> Sig {
         let owner = self.fresh_owner();
+        self.check_distinct_params(&f.type_params, &[&f.params]);
         self.scoped(|c| {
             c.declare_type_params(&f.type_params, owner);
             let ret = c.resolve_type(&f.ret);
             let params = c.param_sigs(&f.params);
+            c.check_param_types(&f.params, &params, false, false);
             Sig {
                 owner,
                 type_params: f.type_params.iter().map(|p| p.name.clone()).collect(),
@@ -423,6 +423,7 @@ impl Checker<'_> {
             c.declare_type_params(&e.type_params, owner);
             for m in &e.methods {
                 let m_owner = c.fresh_owner();
+                c.check_distinct_params(&m.type_params, &[&m.params]);
                 let sig = c.scoped(|c| {
                     c.declare_type_params(&m.type_params, m_owner);
                     let ret = m
@@ -430,6 +431,8 @@ impl Checker<'_> {
                         .as_ref()
                         .map_or(TypeTable::VOID, |r| c.resolve_type(r));
                     let params = c.param_sigs(&m.params);
+                    c.check_param_types(&m.params, &params, false, m.ret.is_none());
+                    c.check_method_return(m, ret);
                     Sig {
                         owner: m_owner,
                         type_params: m.type_params.iter().map(|p| p.name.clone()).collect(),
@@ -452,6 +455,8 @@ impl Checker<'_> {
                     info.methods.push(ExternMethod {
                         name: m.name.name.clone(),
                         sig,
+                        is_abstract: m.is_abstract,
+                        optional: ast::find_annotation(&m.annotations, "optional").is_some(),
                     });
                 }
             }
@@ -460,9 +465,13 @@ impl Checker<'_> {
 
     fn block_type(&mut self, kind: BlockKind, p: &ast::BlockProto) {
         let owner = self.fresh_owner();
+        self.check_distinct_params(&p.type_params, &[&p.params]);
         let params = self.scoped(|c| {
             c.declare_type_params(&p.type_params, owner);
-            c.param_sigs(&p.params)
+            let sigs = c.param_sigs(&p.params);
+            // A package's parameters are constructor parameters.
+            c.check_param_types(&p.params, &sigs, false, kind == BlockKind::Package);
+            sigs
         });
         let idx = self.blocks.len() as u32;
         self.blocks.push(BlockInfo {
@@ -474,7 +483,7 @@ impl Checker<'_> {
             ctor_params: Vec::new(),
             ir: None,
         });
-        self.declare(&p.name, Binding::Block(idx));
+        self.declare_block(&p.name, idx);
     }
 
     // ------------------------------------------------------------ blocks
@@ -510,10 +519,13 @@ impl Checker<'_> {
             span,
         });
         let saved = self.ctx;
+        self.check_distinct_params(&proto.type_params, &[&proto.params, ctor]);
         let (result, sigs, ctor_sigs) = self.scoped(|c| {
             c.declare_type_params(&proto.type_params, owner);
             let sigs = c.param_sigs(&proto.params);
             let ctor_sigs = c.param_sigs(ctor);
+            c.check_param_types(&proto.params, &sigs, false, false);
+            c.check_param_types(ctor, &ctor_sigs, false, true);
             let params = c.declare_params(&proto.params, &sigs, false);
             let ctor_params = c.declare_params(ctor, &ctor_sigs, true);
             let block = &mut c.prog.blocks[ir_id.0 as usize];
@@ -535,7 +547,7 @@ impl Checker<'_> {
             ctor_params: ctor_sigs,
             ir: Some(ir_id),
         });
-        self.declare(&proto.name, Binding::Block(idx));
+        self.declare_block(&proto.name, idx);
         result
     }
 
@@ -554,6 +566,20 @@ impl Checker<'_> {
                 let mut names: Vec<&ast::Ident> = Vec::new();
                 let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
                 for s in &p.states {
+                    if p.locals
+                        .iter()
+                        .any(|d| d.kind.name().is_some_and(|n| n.name == s.name.name))
+                    {
+                        // p4c: "State ... has same name as" a parser local.
+                        c.error(
+                            Code::DuplicateDeclaration,
+                            s.name.span,
+                            format!(
+                                "state `{}` has the name of a declaration of this parser",
+                                s.name.name
+                            ),
+                        );
+                    }
                     if matches!(s.name.name.as_str(), "accept" | "reject")
                         || !seen.insert(&s.name.name)
                     {
@@ -596,6 +622,7 @@ impl Checker<'_> {
                     let (body, transition) = c.scoped(|c| {
                         let body: Vec<ir::Stmt> =
                             s.body.iter().filter_map(|st| c.stmt(st)).collect();
+                        c.check_uninitialized(&body, &[], None, &p.proto.annotations);
                         let t = match &s.transition {
                             Some(t) => c.transition(t, &numbers),
                             None => {
@@ -611,6 +638,7 @@ impl Checker<'_> {
                         transition,
                     });
                 }
+                c.check_parser_ends(&p.proto.name, &states);
                 c.prog.blocks[id.0 as usize].states = states;
             },
         );
@@ -703,6 +731,7 @@ impl Checker<'_> {
                 }
                 c.ctx = Context::ControlApply;
                 let apply = c.block_stmts(&ctl.apply);
+                c.check_uninitialized(&apply, &[], None, &ctl.proto.annotations);
                 c.prog.blocks[id.0 as usize].apply = apply;
             },
         );
@@ -730,7 +759,9 @@ impl Checker<'_> {
         let b = block.0 as usize;
         match &d.kind {
             DeclKind::Var(v) => {
+                self.in_control_var_init = kind == BlockKind::Control;
                 let (id, init) = self.local_var(v);
+                self.in_control_var_init = false;
                 self.prog.blocks[b].locals.push(ir::Stmt {
                     kind: ir::StmtKind::Declare(id, init),
                     span,
@@ -759,7 +790,9 @@ impl Checker<'_> {
     }
 
     fn action_decl(&mut self, a: &ast::ActionDecl, span: Span) -> ir::ActionId {
+        self.check_distinct_params(&[], &[&a.params]);
         let sigs = self.param_sigs(&a.params);
+        self.check_param_types(&a.params, &sigs, true, false);
         let mut seen_directionless = false;
         for (p, s) in a.params.iter().zip(&sigs) {
             if s.dir == Direction::None {
@@ -793,6 +826,7 @@ impl Checker<'_> {
             (params, body)
         });
         (self.ctx, self.return_ty) = saved;
+        self.check_uninitialized(&body, &params, Some(&a.name.name), &a.annotations);
         let act = &mut self.prog.actions[id.0 as usize];
         act.params = params;
         for (param, decl) in act.params.iter_mut().zip(&a.params) {
@@ -824,10 +858,32 @@ impl Checker<'_> {
         let (params, body) = self.scoped(|c| {
             c.declare_type_params(&f.proto.type_params, sig.owner);
             let params = c.declare_params(&f.proto.params, &sig.params, false);
+            for (p, decl) in params.iter().zip(&f.proto.params) {
+                if super::usage::suppressed(&decl.annotations)
+                    || super::usage::suppressed(&f.proto.annotations)
+                {
+                    continue;
+                }
+                c.may_be_unused(
+                    super::usage::Candidate::Param {
+                        var: p.var,
+                        owner: f.proto.name.name.clone(),
+                        what: "function",
+                    },
+                    decl.name.span,
+                    &decl.name.name,
+                );
+            }
             let body = c.block_stmts(&f.body);
             (params, body)
         });
         (self.ctx, self.return_ty) = saved;
+        self.check_uninitialized(
+            &body,
+            &params,
+            Some(&f.proto.name.name),
+            &f.proto.annotations,
+        );
         if sig.ret != TypeTable::VOID && !self.is_unknown(sig.ret) && !Self::always_returns(&body) {
             self.error(
                 Code::MissingReturn,
@@ -847,18 +903,38 @@ impl Checker<'_> {
     fn instance_decl(&mut self, i: &ast::InstanceDecl, span: Span) -> Option<ir::InstanceId> {
         let ty = self.resolve_type(&i.ty);
         let id = self.instantiate(ty, &i.args, span, &i.name.name, i.annotations.clone(), true);
+        // The abstract-method implementations, with their signatures.
+        let mut impls: Vec<(&ast::FunctionProto, Sig)> = Vec::new();
+        // p4c does not look into initialiser blocks for unused parameters.
+        let candidates = self.usage.candidates.len();
         if let Some(init) = &i.init {
-            let saved = self.ctx;
+            let saved = (self.ctx, self.in_initializer);
+            self.in_initializer = true;
             self.scoped(|c| {
                 for d in init {
                     if let DeclKind::Function(f) = &d.kind {
                         c.function_decl(f, d.span);
+                        if let Some(sig) = c.fn_sigs.last() {
+                            impls.push((&f.proto, sig.clone()));
+                        }
                     } else {
                         c.decl(d);
                     }
                 }
             });
-            self.ctx = saved;
+            (self.ctx, self.in_initializer) = saved;
+        }
+        self.usage.candidates.truncate(candidates);
+        if let Some(id) = id {
+            self.check_abstract_methods(id, i, &impls);
+            let is_main = self.ctx == Context::TopLevel && i.name.name == "main";
+            if !is_main && !super::usage::suppressed(&i.annotations) {
+                self.may_be_unused(
+                    super::usage::Candidate::Instance(id),
+                    i.name.span,
+                    &i.name.name,
+                );
+            }
         }
         match id {
             Some(id) => {
@@ -877,6 +953,7 @@ impl Checker<'_> {
 
     fn value_set(&mut self, v: &ast::ValueSetDecl) -> Option<ir::ValueSetId> {
         let elem = self.resolve_type(&v.elem);
+        self.check_value_set_elem(&v.elem, elem);
         let size = self.const_u64(&v.size, "a value set size")?;
         let id = ir::ValueSetId(self.prog.value_sets.len() as u32);
         let cp = self.control_plane_name(&v.name.name, &v.annotations);

@@ -46,6 +46,12 @@ impl Checker<'_> {
             K::Member(base, m) => self.member_expr(base, m, span),
             K::Index(base, idx) => self.index_expr(base, idx, span),
             K::Slice(base, hi, lo) => self.slice_expr(base, hi, lo, span),
+            K::PartSelect {
+                base,
+                start,
+                up,
+                width,
+            } => self.part_select_expr(base, start, *up, width, span),
             K::Call {
                 callee,
                 type_args,
@@ -136,6 +142,15 @@ impl Checker<'_> {
         let name = &path.name.name;
         let Some(b) = self.lookup_path(path).cloned() else {
             if name == "this" {
+                if !self.in_initializer {
+                    // p4c: "this can only be used in the definition of an
+                    // abstract method".
+                    self.error(
+                        Code::NotAllowedHere,
+                        span,
+                        "`this` can only be used in the implementation of an abstract method, in an instance's initialiser block",
+                    );
+                }
                 return unknown(span);
             }
             self.error(
@@ -147,12 +162,14 @@ impl Checker<'_> {
         };
         match b {
             Binding::Var(id) => {
+                self.usage.vars.insert(id);
                 let ty = self.prog.var(id).ty;
                 mk(ty, ExprKind::Var(id), span)
             }
             Binding::Const { ty, value } => mk(ty, ExprKind::Const(value), span),
             Binding::HeaderConst(e) => ir::Expr { span, ..e },
             Binding::Instance(id) => {
+                self.usage.instances.insert(id);
                 let ty = self.prog.instances[id.0 as usize].ty;
                 mk(ty, ExprKind::Instance(id), span)
             }
@@ -288,6 +305,19 @@ impl Checker<'_> {
                 }
             }
             Ty::Stack { elem, size } => match name {
+                "next" | "last" | "lastIndex"
+                    if !self.prog.types.is_header(elem) && !self.prog.types.is_union(elem) =>
+                {
+                    let shown = self.show(b.ty);
+                    self.error(
+                        Code::UnknownMember,
+                        m.span,
+                        format!(
+                            "`{name}` is for header stacks; the array `{shown}` has only `size`"
+                        ),
+                    );
+                    unknown(span)
+                }
                 "next" | "last" => {
                     if self.ctx != Context::ParserState {
                         self.error(
@@ -304,6 +334,16 @@ impl Checker<'_> {
                     mk(elem, kind, span)
                 }
                 "lastIndex" => {
+                    if !matches!(self.ctx, Context::ParserState | Context::ParserLocal) {
+                        self.error(
+                            Code::NotAllowedHere,
+                            m.span,
+                            format!(
+                                "`lastIndex` of a header stack may only be used in a parser, not in {}",
+                                self.ctx_name()
+                            ),
+                        );
+                    }
                     let ty = self.types().bits(32, false);
                     mk(ty, ExprKind::StackLastIndex(Box::new(b)), span)
                 }
@@ -324,6 +364,13 @@ impl Checker<'_> {
                 "hit" => mk(TypeTable::BOOL, ExprKind::TableHit(Box::new(b)), span),
                 "miss" => mk(TypeTable::BOOL, ExprKind::TableMiss(Box::new(b)), span),
                 "action_run" => {
+                    if !std::mem::take(&mut self.allow_action_run) {
+                        self.error(
+                            Code::NotAllowedHere,
+                            m.span,
+                            "`action_run` may only be used as the expression of a `switch`: `switch (t.apply().action_run) { ... }`",
+                        );
+                    }
                     let ty = self.types().intern(Ty::ActionRun(t));
                     mk(ty, ExprKind::ActionRun(Box::new(b)), span)
                 }
@@ -350,7 +397,19 @@ impl Checker<'_> {
 
     fn index_expr(&mut self, base: &ast::Expr, idx: &ast::Expr, span: Span) -> ir::Expr {
         let b = self.expr(base, None);
-        let i = self.expr(idx, None);
+        let mut i = self.expr(idx, None);
+        if matches!(self.ty(b.ty), Ty::Stack { .. }) {
+            // A serializable enum or a `type` over `bit<W>` indexes a stack
+            // as its underlying `bit<W>` (a typedef of one already is one).
+            i = self.enum_to_repr(i);
+            while let Ty::NewType { of, .. } = *self.ty(i.ty) {
+                let s = i.span;
+                i = match i.kind {
+                    ExprKind::Const(v) => mk(of, ExprKind::Const(v), s),
+                    kind => mk(of, ExprKind::Cast(Box::new(mk(i.ty, kind, s))), s),
+                };
+            }
+        }
         match self.ty(b.ty).clone() {
             Ty::Unknown => unknown(span),
             Ty::Stack { elem, size } => {
@@ -410,21 +469,20 @@ impl Checker<'_> {
         }
     }
 
-    fn slice_expr(
-        &mut self,
-        base: &ast::Expr,
-        hi: &ast::Expr,
-        lo: &ast::Expr,
-        span: Span,
-    ) -> ir::Expr {
-        let b = self.expr(base, None);
-        let h = self.const_u64(hi, "a slice bound");
-        let l = self.const_u64(lo, "a slice bound");
-        let (Some(h), Some(l)) = (h, l) else {
-            return unknown(span);
-        };
+    /// The value a slice or part-select takes bits of, with its width
+    /// (`None` for an `int` constant): a serializable enum as its
+    /// underlying `bit<W>` (p4c); `Err` (reported) for a value that cannot
+    /// be sliced.
+    fn sliceable(&mut self, base: &ast::Expr, span: Span) -> Result<(ir::Expr, Option<u64>), ()> {
+        let mut b = self.expr(base, None);
+        if let Ty::Enum(_) = self.ty(b.ty)
+            && let Some(under) = self.prog.types.underlying(b.ty)
+        {
+            let s = b.span;
+            b = self.cast(b, under, s);
+        }
         let width = match self.ty(b.ty) {
-            Ty::Unknown => return unknown(span),
+            Ty::Unknown => return Err(()),
             Ty::Bits { width, .. } => Some(*width as u64),
             Ty::InfInt => None,
             _ => {
@@ -434,8 +492,26 @@ impl Checker<'_> {
                     span,
                     format!("only `bit<W>` and `int<W>` values can be sliced, not `{shown}`"),
                 );
-                return unknown(span);
+                return Err(());
             }
+        };
+        Ok((b, width))
+    }
+
+    fn slice_expr(
+        &mut self,
+        base: &ast::Expr,
+        hi: &ast::Expr,
+        lo: &ast::Expr,
+        span: Span,
+    ) -> ir::Expr {
+        let Ok((b, width)) = self.sliceable(base, span) else {
+            return unknown(span);
+        };
+        let h = self.const_u64(hi, "a slice bound");
+        let l = self.const_u64(lo, "a slice bound");
+        let (Some(h), Some(l)) = (h, l) else {
+            return unknown(span);
         };
         if h < l || width.is_some_and(|w| h >= w) || h >= 1 << 24 {
             let msg = match width {
@@ -455,6 +531,115 @@ impl Checker<'_> {
             );
         }
         mk(ty, ExprKind::Slice(Box::new(b), h, l), span)
+    }
+
+    /// `e[start +: w]` / `e[start -: w]` (P4_16 1.2.4, indexed
+    /// part-selects): `e` a `bit<W>`/`int<W>`, `w` a positive compile-time
+    /// constant, `start` an unsigned integer; the result is `bit<w>`. A
+    /// constant `start` must keep the bits inside `e`, and gives a plain
+    /// slice.
+    fn part_select_expr(
+        &mut self,
+        base: &ast::Expr,
+        start: &ast::Expr,
+        up: bool,
+        width: &ast::Expr,
+        span: Span,
+    ) -> ir::Expr {
+        let Ok((b, base_width)) = self.sliceable(base, span) else {
+            return unknown(span);
+        };
+        let st = self.expr(start, None);
+        let w = self.const_u64(width, "the width of a part-select");
+        let Some(w) = w else {
+            return unknown(span);
+        };
+        if w == 0 || w >= 1 << 24 {
+            self.error(
+                Code::BadSlice,
+                width.span,
+                format!("the width of a part-select must be positive, not {w}"),
+            );
+            return unknown(span);
+        }
+        match self.ty(st.ty) {
+            Ty::Unknown => return unknown(span),
+            Ty::Bits { signed: false, .. } | Ty::InfInt => {}
+            _ => {
+                let shown = self.show(st.ty);
+                self.error(
+                    Code::TypeMismatch,
+                    start.span,
+                    format!(
+                        "the start of a part-select must be an unsigned integer, not `{shown}`"
+                    ),
+                );
+                return unknown(span);
+            }
+        }
+        let ty = self.types().bits(w as u32, false);
+        if let Some(v) = const_int(&st) {
+            // A constant start: the slice it names, checked like one.
+            let lo = match v.to_u64() {
+                Some(v) if up => Some(v),
+                Some(v) => v.checked_sub(w - 1),
+                None => None,
+            };
+            let hi = lo.and_then(|l| l.checked_add(w - 1));
+            let (Some(l), Some(h)) = (lo, hi) else {
+                self.error(
+                    Code::BadSlice,
+                    span,
+                    format!("part-select of {w} bits at {v} is out of range"),
+                );
+                return unknown(span);
+            };
+            if base_width.is_some_and(|bw| h >= bw) || h >= 1 << 24 {
+                let msg = match base_width {
+                    Some(bw) => {
+                        format!("part-select [{h}:{l}] is out of range for a {bw}-bit value")
+                    }
+                    None => format!("part-select [{h}:{l}] is out of range"),
+                };
+                self.error(Code::BadSlice, span, msg);
+                return unknown(span);
+            }
+            let (h, l) = (h as u32, l as u32);
+            if let Some(v) = const_int(&b) {
+                return mk(
+                    ty,
+                    ExprKind::Const(Value::Int(consts::slice(v, h, l))),
+                    span,
+                );
+            }
+            return mk(ty, ExprKind::Slice(Box::new(b), h, l), span);
+        }
+        let Some(bw) = base_width else {
+            self.error(
+                Code::BadSlice,
+                span,
+                "a part-select with a run-time start needs a value of known width (`bit<W>` or `int<W>`)",
+            );
+            return unknown(span);
+        };
+        if w > bw {
+            self.error(
+                Code::BadSlice,
+                width.span,
+                format!("a part-select of {w} bits does not fit in a {bw}-bit value"),
+            );
+            return unknown(span);
+        }
+        mk(
+            ty,
+            ExprKind::PartSelect {
+                base: Box::new(b),
+                start: Box::new(st),
+                width: w as u32,
+                up,
+            },
+            span,
+        )
     }
 
     pub(crate) fn is_type_param(&self, ty: TyId) -> bool {
@@ -486,6 +671,13 @@ impl Checker<'_> {
         if self.is_unknown(v.ty) {
             return unknown(span);
         }
+        // `-`, `+` and `~` of a serializable enum work on its underlying
+        // type, as p4c's Neg, UPlus and Cmpl do.
+        let v = if op == UnOp::Not {
+            v
+        } else {
+            self.enum_to_repr(v)
+        };
         let ok = match op {
             UnOp::Not => v.ty == TypeTable::BOOL,
             UnOp::BitNot => matches!(self.ty(v.ty), Ty::Bits { .. }),
@@ -705,6 +897,20 @@ impl Checker<'_> {
                 };
                 let l = self.expr(la, hint);
                 let r = self.expr(ra, hint.or(Some(l.ty)));
+                if matches!(op, Div | Mod)
+                    && [&l, &r].iter().any(|x| {
+                        x.ty == TypeTable::INF_INT && const_int(x).is_some_and(|v| v.is_negative())
+                    })
+                {
+                    // p4c's unsBinaryArith: "not defined on negative numbers",
+                    // whatever the other operand's type.
+                    self.error(
+                        Code::BadOperand,
+                        span,
+                        format!("`{}` is not defined on negative numbers", op.as_str()),
+                    );
+                    return unknown(span);
+                }
                 let Some((l, r, ty)) = self.numeric_operands(op, l, r, span) else {
                     return unknown(span);
                 };
@@ -766,6 +972,7 @@ impl Checker<'_> {
         if self.is_unknown(l.ty) || self.is_unknown(r.ty) {
             return unknown(span);
         }
+        self.note_compared_type_param(l.ty);
         let (l, r) = if l.ty == r.ty {
             (l, r)
         } else if self.is_integer(l.ty)
@@ -819,9 +1026,21 @@ impl Checker<'_> {
     }
 
     fn shift(&mut self, op: BinOp, l: ir::Expr, r: ir::Expr, span: Span) -> ir::Expr {
-        let (l, r) = (self.enum_to_repr(l), self.enum_to_repr(r));
+        let (l, mut r) = (self.enum_to_repr(l), self.enum_to_repr(r));
         if self.is_unknown(l.ty) || self.is_unknown(r.ty) {
             return unknown(span);
+        }
+        if let Ty::Bits {
+            width,
+            signed: true,
+        } = *self.ty(r.ty)
+            && let Some(v) = const_int(&r).filter(|v| !v.is_negative()).cloned()
+        {
+            // A non-negative signed constant amount is taken as unsigned
+            // (p4c's shift: "if the amount is signed but positive, make it
+            // unsigned").
+            let t = self.types().bits(width, false);
+            r = mk(t, ExprKind::Const(Value::Int(v)), r.span);
         }
         if !self.is_integer(l.ty) {
             let shown = self.show(l.ty);
@@ -882,6 +1101,16 @@ impl Checker<'_> {
         let a = self.expr(t, expected);
         let b = self.expr(f, expected.or(Some(a.ty)));
         if self.is_unknown(a.ty) || self.is_unknown(b.ty) {
+            return unknown(span);
+        }
+        if a.ty == TypeTable::INF_INT && b.ty == TypeTable::INF_INT {
+            // p4c: "Width must be specified for at least one of" the branches,
+            // even when the condition is a constant.
+            self.error(
+                Code::TypeMismatch,
+                span,
+                "both branches of `?:` are `int` constants, which have no width; give one of them a width (e.g. `8w1`)",
+            );
             return unknown(span);
         }
         if let ExprKind::Const(Value::Bool(v)) = cond.kind
@@ -949,6 +1178,22 @@ impl Checker<'_> {
                 },
             ) => fw == tw || fs == ts,
             (Ty::InfInt, Ty::Bits { .. }) => true,
+            // `(int)K` for a compile-time `bit<W>`/`int<W>` value (p4c's
+            // canCastBetween allows Bits to InfInt; a value without a
+            // width exists only at compile time).
+            (Ty::Enum(_), Ty::InfInt) if self.prog.types.underlying(v.ty).is_none() => false,
+            (Ty::Bits { .. } | Ty::Enum(_), Ty::InfInt) => {
+                if const_int(&v).is_none() {
+                    let f = self.show(v.ty);
+                    self.error(
+                        Code::BadCast,
+                        span,
+                        format!("only a compile-time constant `{f}` can be cast to `int`"),
+                    );
+                    return unknown(span);
+                }
+                true
+            }
             (
                 Ty::Bits {
                     width: 1,
@@ -1002,6 +1247,7 @@ impl Checker<'_> {
         // Fold constant casts.
         if let ExprKind::Const(c) = &v.kind {
             let folded = match (c, &target) {
+                (Value::Int(x), Ty::InfInt) => Some(Value::Int(x.clone())),
                 (Value::Int(x), Ty::Bits { width, signed }) => {
                     Some(Value::Int(consts::wrap(x, *width, *signed)))
                 }
@@ -1373,6 +1619,93 @@ impl Checker<'_> {
         self.build_list(to, out, span)
     }
 
+    /// The default value of `ty` (spec: initializing with default values;
+    /// p4c's `getDefaultValue`) as a compile-time value: 0 for integers
+    /// and serializable enums, `false`, `""`, `error.NoError`, the first
+    /// member of an enum, invalid headers and unions, and the fields of a
+    /// struct, tuple or stack one by one. `None` for a type without one.
+    pub(crate) fn default_value(&mut self, ty: TyId, span: Span) -> Option<ir::Expr> {
+        let c = |v: Value| Some(mk(ty, ExprKind::Const(v), span));
+        match self.ty(ty).clone() {
+            Ty::Bits { .. } | Ty::InfInt => c(Value::Int(BigInt::from(0))),
+            Ty::Bool => c(Value::Bool(false)),
+            Ty::String => c(Value::Str(String::new())),
+            Ty::Error => c(Value::Error(
+                self.error_numbers.get("NoError").copied().unwrap_or(0),
+            )),
+            Ty::Enum(i) => {
+                if self.prog.types.enums[i as usize].repr.is_some() {
+                    c(Value::Int(BigInt::from(0)))
+                } else {
+                    c(Value::Enum(0))
+                }
+            }
+            Ty::NewType { of, .. } => {
+                let v = self.default_value(of, span)?;
+                Some(mk(ty, v.kind, span))
+            }
+            Ty::Struct(i) => {
+                let info = self.prog.types.structs[i as usize].clone();
+                if info.kind != StructKind::Struct {
+                    return Some(mk(ty, ExprKind::InvalidHeader, span));
+                }
+                let parts = info
+                    .fields
+                    .iter()
+                    .map(|f| self.default_value(f.ty, span))
+                    .collect::<Option<Vec<_>>>()?;
+                Some(self.build_list(ty, parts, span))
+            }
+            Ty::Tuple(items) => {
+                let parts = items
+                    .iter()
+                    .map(|t| self.default_value(*t, span))
+                    .collect::<Option<Vec<_>>>()?;
+                Some(self.build_list(ty, parts, span))
+            }
+            Ty::Stack { elem, size } => {
+                let parts = (0..size)
+                    .map(|_| self.default_value(elem, span))
+                    .collect::<Option<Vec<_>>>()?;
+                Some(self.build_list(ty, parts, span))
+            }
+            _ => None,
+        }
+    }
+
+    /// `e` with every `...` in it (a [`ExprKind::DontCare`] of a known type,
+    /// or of `ty` at the top) replaced by its type's default value, and
+    /// folded again: how a constant's initialiser gets its value.
+    pub(crate) fn fill_defaults(&mut self, e: ir::Expr, ty: TyId) -> ir::Expr {
+        match e.kind {
+            ExprKind::DontCare => {
+                let t = if e.ty == TypeTable::DONT_CARE {
+                    ty
+                } else {
+                    e.ty
+                };
+                match self.default_value(t, e.span) {
+                    Some(v) => v,
+                    None => ir::Expr {
+                        kind: ExprKind::DontCare,
+                        ..e
+                    },
+                }
+            }
+            ExprKind::List(parts) => {
+                let parts = parts
+                    .into_iter()
+                    .map(|p| {
+                        let t = p.ty;
+                        self.fill_defaults(p, t)
+                    })
+                    .collect();
+                self.build_list(e.ty, parts, e.span)
+            }
+            kind => ir::Expr { kind, ..e },
+        }
+    }
+
     /// Why `e` cannot be assigned to, if it cannot.
     pub(crate) fn not_assignable(&self, e: &ir::Expr) -> Option<String> {
         match &e.kind {
@@ -1396,6 +1729,7 @@ impl Checker<'_> {
             ExprKind::Field(b, _)
             | ExprKind::Index(b, _)
             | ExprKind::Slice(b, ..)
+            | ExprKind::PartSelect { base: b, .. }
             | ExprKind::StackNext(b)
             | ExprKind::StackLast(b) => self.not_assignable(b),
             ExprKind::DontCare if self.is_unknown(e.ty) => None,

@@ -6,14 +6,21 @@
 //! reported once and the offending expression gets the `Unknown` type, which
 //! is compatible with everything, so that one mistake gives one diagnostic.
 
+mod abstract_methods;
+mod annotation_values;
 mod calls;
 mod consts;
 mod decls;
 mod exprs;
 mod fold;
 mod stmts;
+mod table_rules;
 mod tables;
 mod unify;
+mod uninit;
+mod usage;
+pub mod v1model_version;
+mod validate;
 
 pub use consts::{fits, wrap};
 pub use fold::{fold_const, fold_with};
@@ -36,6 +43,8 @@ pub fn check_program(
     for d in &program.decls {
         c.top_decl(d);
     }
+    c.check_structured_annotations(program);
+    c.report_unused();
     c.finish()
 }
 
@@ -73,6 +82,10 @@ impl Sig {
 pub(crate) struct ExternMethod {
     pub name: String,
     pub sig: Sig,
+    /// `abstract`: instances implement it in their initialiser block.
+    pub is_abstract: bool,
+    /// `@optional` on an abstract method: an instance may leave it out.
+    pub optional: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -200,6 +213,32 @@ pub(crate) struct Checker<'a> {
     pub(crate) error_numbers: HashMap<String, u32>,
     /// The names in `prog.match_kinds`.
     pub(crate) match_kind_names: std::collections::HashSet<String>,
+    /// The type declaration whose definition is being checked (a struct,
+    /// header, union or typedef), to tell a self-reference from an
+    /// undeclared name.
+    pub(crate) declaring_type: Option<String>,
+    /// Type parameters `(owner, index)` whose values some `==` or `!=`
+    /// compares: they cannot be bound to extern types.
+    pub(crate) compared_params: std::collections::HashSet<(u32, u32)>,
+    /// Set while the expression of a `switch` is `... .action_run`, the one
+    /// place `action_run` may appear.
+    pub(crate) allow_action_run: bool,
+    /// Uses of declarations, for the unused-declaration warnings.
+    pub(crate) usage: usage::Usage,
+    /// Checking an instance's initialiser block (where `this` is allowed).
+    pub(crate) in_initializer: bool,
+    /// Parsers, controls and packages declared more than once under one
+    /// name with different parameter counts (p4c accepts them and picks
+    /// one by the constructor arguments of each instantiation): the first
+    /// declaration's index, bound to the name, to all of them.
+    pub(crate) block_overloads: HashMap<u32, Vec<u32>>,
+    /// Set for one [`Checker::instantiate`] whose block type names the
+    /// overload already chosen (a direct `C.apply(...)`).
+    pub(crate) overload_chosen: bool,
+    /// Checking the initialiser of a control-local variable, which runs
+    /// at each apply before the apply block: it may apply a table
+    /// (`bool hit = t.apply().hit;`), as p4c allows.
+    pub(crate) in_control_var_init: bool,
 }
 
 impl<'a> Checker<'a> {
@@ -226,6 +265,14 @@ impl<'a> Checker<'a> {
             reported: Default::default(),
             error_numbers: HashMap::new(),
             match_kind_names: Default::default(),
+            declaring_type: None,
+            compared_params: Default::default(),
+            allow_action_run: false,
+            usage: Default::default(),
+            in_initializer: false,
+            block_overloads: HashMap::new(),
+            overload_chosen: false,
+            in_control_var_init: false,
         }
     }
 
@@ -334,6 +381,9 @@ impl<'a> Checker<'a> {
                 .iter()
                 .any(|s| s.contains_key(&name.name))
         {
+            if self.shadows_parameter(name, &binding) {
+                return;
+            }
             self.warning(
                 Code::Shadowing,
                 name.span,
@@ -363,6 +413,89 @@ impl<'a> Checker<'a> {
             return;
         }
         scope.insert(name.name.clone(), binding);
+    }
+
+    /// Declares parser, control or package `idx`. A second declaration of
+    /// the same kind under a name already bound to one in this scope is an
+    /// overload when the parameter counts differ (constructor and apply
+    /// parameters; a package's parameters): p4c accepts those and chooses
+    /// among them where the name is instantiated
+    /// ([`Checker::pick_block_overload`]).
+    pub(crate) fn declare_block(&mut self, name: &ast::Ident, idx: u32) {
+        let existing = self.scopes.last().and_then(|s| s.get(&name.name)).cloned();
+        if let Some(Binding::Block(first)) = existing {
+            let alts = self
+                .block_overloads
+                .get(&first)
+                .cloned()
+                .unwrap_or_else(|| vec![first]);
+            let shape = |b: &BlockInfo| (b.kind, b.ir.is_some());
+            let counts = |b: &BlockInfo| (b.ctor_params.len(), b.params.len());
+            let new = &self.blocks[idx as usize];
+            let overloads = alts.iter().all(|a| {
+                let old = &self.blocks[*a as usize];
+                shape(old) == shape(new) && counts(old) != counts(new)
+            });
+            if overloads {
+                let mut all = alts;
+                all.push(idx);
+                self.block_overloads.insert(first, all);
+                return;
+            }
+        }
+        self.declare(name, Binding::Block(idx));
+    }
+
+    /// The declaration among the overloads of block `decl` whose
+    /// constructor parameters (a package's parameters) take `nargs`
+    /// arguments; `decl` itself when it is not overloaded or none fits (the
+    /// argument count is then reported as usual). Several that fit are an
+    /// error, as in p4c ("multiple matching declarations").
+    pub(crate) fn pick_block_overload(
+        &mut self,
+        decl: u32,
+        nargs: usize,
+        apply_args: Option<usize>,
+        span: Span,
+    ) -> Option<u32> {
+        let Some(alts) = self.block_overloads.get(&decl).cloned() else {
+            return Some(decl);
+        };
+        let arity = |ps: &[ParamSig]| {
+            let required = ps.iter().filter(|p| !p.has_default).count();
+            required..=ps.len()
+        };
+        let fits: Vec<u32> = alts
+            .iter()
+            .copied()
+            .filter(|a| {
+                let b = &self.blocks[*a as usize];
+                let ctor = if b.kind == BlockKind::Package {
+                    &b.params
+                } else {
+                    &b.ctor_params
+                };
+                arity(ctor).contains(&nargs)
+                    && apply_args.is_none_or(|n| arity(&b.params).contains(&n))
+            })
+            .collect();
+        match fits.as_slice() {
+            [] => Some(decl),
+            [one] => Some(*one),
+            _ => {
+                let name = self.blocks[decl as usize].name.clone();
+                self.error(
+                    Code::AmbiguousCall,
+                    span,
+                    format!(
+                        "{} declarations of `{name}` take {nargs} constructor argument(s); \
+                         this use matches more than one of them",
+                        fits.len()
+                    ),
+                );
+                None
+            }
+        }
     }
 
     pub(crate) fn declare_str(&mut self, name: &str, binding: Binding) {
@@ -410,19 +543,33 @@ impl<'a> Checker<'a> {
             },
             K::Stack { elem, size } => {
                 let elem_ty = self.resolve_type(elem);
-                let size = self.const_u64(size, "a header stack size");
-                if !matches!(self.ty(elem_ty), Ty::Unknown)
-                    && !self.prog.types.is_header(elem_ty)
-                    && !self.prog.types.is_union(elem_ty)
-                {
+                let size = self.const_u64(size, "an array size");
+                // Arrays (P4_16 1.2.5; header stacks when the elements are
+                // headers or unions) hold any type with run-time values.
+                let storable = matches!(
+                    self.ty(elem_ty),
+                    Ty::Unknown
+                        | Ty::Bool
+                        | Ty::Error
+                        | Ty::Bits { .. }
+                        | Ty::Varbit { .. }
+                        | Ty::Struct(_)
+                        | Ty::Enum(_)
+                        | Ty::NewType { .. }
+                        | Ty::Stack { .. }
+                        | Ty::Tuple(_)
+                        | Ty::Param { .. }
+                );
+                if !storable {
                     let shown = self.show(elem_ty);
                     self.error(
                         Code::BadTypeArgument,
                         elem.span,
-                        format!("a header stack's elements must be headers or header unions, not `{shown}`"),
+                        format!("an array's elements must be values with run-time storage (bits, integers of a fixed width, `bool`, `error`, enums, structs, headers, header unions, arrays), not `{shown}`"),
                     );
                 }
                 match size {
+                    Some(_) if self.is_unknown(elem_ty) => TypeTable::UNKNOWN,
                     Some(size) => self.types().intern(Ty::Stack {
                         elem: elem_ty,
                         size: size as u32,
@@ -431,8 +578,9 @@ impl<'a> Checker<'a> {
                 }
             }
             K::Tuple(items) => {
-                let items = items.iter().map(|i| self.resolve_type(i)).collect();
-                self.types().intern(Ty::Tuple(items))
+                let tys: Vec<TyId> = items.iter().map(|i| self.resolve_type(i)).collect();
+                self.check_tuple_elements(items, &tys);
+                self.types().intern(Ty::Tuple(tys))
             }
             K::List(elem) => {
                 let e = self.resolve_type(elem);
@@ -444,14 +592,17 @@ impl<'a> Checker<'a> {
 
     fn resolve_named_type(&mut self, path: &ast::Path, args: &[ast::Type], span: Span) -> TyId {
         let Some(binding) = self.lookup_path(path).cloned() else {
-            self.error(
-                Code::UndeclaredName,
-                path.name.span,
-                format!("type `{}` is not declared", path.name.name),
-            );
+            if !self.self_reference(path) {
+                self.error(
+                    Code::UndeclaredName,
+                    path.name.span,
+                    format!("type `{}` is not declared", path.name.name),
+                );
+            }
             return TypeTable::UNKNOWN;
         };
         let arg_tys: Vec<TyId> = args.iter().map(|a| self.resolve_type(a)).collect();
+        self.check_type_args(args, &arg_tys);
         match binding {
             Binding::Type(ty) => {
                 if !arg_tys.is_empty() {
@@ -469,6 +620,14 @@ impl<'a> Checker<'a> {
                     let e = &self.externs[idx as usize];
                     (e.name.clone(), e.type_params.len())
                 };
+                if arg_tys.iter().any(|t| self.mentions_extern(*t, idx)) {
+                    self.error(
+                        Code::SelfReferencingType,
+                        span,
+                        format!("`{name}` cannot be given itself as a type argument"),
+                    );
+                    return TypeTable::UNKNOWN;
+                }
                 let args = self.check_type_arg_count(&name, n, arg_tys, span);
                 self.types().intern(Ty::Extern {
                     decl: idx,
@@ -572,6 +731,23 @@ impl<'a> Checker<'a> {
                 );
                 None
             }
+        }
+    }
+
+    /// True if `e` is built from constants and the enclosing block's
+    /// constructor parameters with operators the folder knows: a
+    /// compile-time value once the instance is known (spec 7.1.6.5).
+    pub(crate) fn over_ctor_params(&self, e: &ir::Expr) -> bool {
+        use ir::ExprKind as K;
+        match &e.kind {
+            K::Const(_) => true,
+            K::Var(id) => matches!(self.prog.var(*id).kind, ir::VarKind::CtorParam),
+            K::Unary(_, a) | K::Cast(a) | K::Slice(a, ..) => self.over_ctor_params(a),
+            K::Binary(_, a, b) => self.over_ctor_params(a) && self.over_ctor_params(b),
+            K::Ternary(c, a, b) => {
+                self.over_ctor_params(c) && self.over_ctor_params(a) && self.over_ctor_params(b)
+            }
+            _ => false,
         }
     }
 

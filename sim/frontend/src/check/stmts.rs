@@ -246,8 +246,11 @@ impl Checker<'_> {
 
     /// `const T x = e;`: the value must be a compile-time constant.
     pub(crate) fn const_decl(&mut self, c: &ast::ConstDecl) {
+        self.check_no_dont_care(&c.ty);
         let ty = self.resolve_type(&c.ty);
         let v = self.expr_as(&c.value, ty);
+        // `...` (alone or in an initialiser) is the type's default value.
+        let v = self.fill_defaults(v, ty);
         let binding = match v.kind {
             ExprKind::Const(value) => Binding::Const { ty, value },
             ExprKind::InvalidHeader | ExprKind::List(_) if is_constant_tree(&v) => {
@@ -338,7 +341,13 @@ impl Checker<'_> {
         cases: &[ast::SwitchCase],
         span: crate::source::Span,
     ) -> ir::StmtKind {
+        // `action_run` is allowed here, as the whole switch expression.
+        self.allow_action_run = matches!(
+            &subject.kind,
+            ast::ExprKind::Member(_, m) if m.name == "action_run"
+        );
         let subj = self.expr(subject, None);
+        self.allow_action_run = false;
         let table = match self.ty(subj.ty) {
             Ty::ActionRun(t) => Some(ir::TableId(*t)),
             Ty::Bits { .. } | Ty::Enum(_) | Ty::Error | Ty::Unknown => None,
@@ -385,13 +394,14 @@ impl Checker<'_> {
                     });
                 }
                 None if i + 1 == cases.len() => {
-                    if table.is_none() {
-                        self.error(
-                            Code::BadSwitch,
-                            case.span,
-                            "the last label of a switch needs a body",
-                        );
-                    }
+                    // As p4c: a warning ("fallthrough with no statement"),
+                    // and the labels run an empty block.
+                    self.warning(
+                        Code::SwitchFallthroughAtEnd,
+                        case.span,
+                        "fallthrough with no statement: the last label of this switch has no \
+                         block, so it does nothing",
+                    );
                     out.push(ir::SwitchCase {
                         labels: std::mem::take(&mut pending),
                         body: Vec::new(),

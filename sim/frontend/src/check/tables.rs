@@ -22,6 +22,7 @@ impl Checker<'_> {
             entries: Vec::new(),
             entries_const: false,
             size: None,
+            size_expr: None,
             implementation: None,
             direct_counter: None,
             direct_meter: None,
@@ -83,6 +84,18 @@ impl Checker<'_> {
                 }
                 TablePropKind::Entries(entries) => {
                     table.entries_const = p.is_const;
+                    if !entries.is_empty() && !Self::has_key(t) {
+                        // p4c: "Entries cannot be specified for a table with no key".
+                        self.error(
+                            Code::EntriesWithoutKey,
+                            p.span,
+                            format!(
+                                "table `{}` has no key, so it cannot have entries",
+                                t.name.name
+                            ),
+                        );
+                        continue;
+                    }
                     for e in entries {
                         if let Some(entry) = self.table_entry(e, &table, p.is_const) {
                             table.entries.push(entry);
@@ -101,9 +114,17 @@ impl Checker<'_> {
                 format!("table `{}` has no `actions` property", t.name.name),
             );
         }
+        self.check_entry_priorities(t, &table);
         self.add_implicit_no_action(&mut table);
         let id = ir::TableId(self.prog.tables.len() as u32);
         self.prog.tables.push(table);
+        if !super::usage::suppressed(&t.annotations) {
+            self.may_be_unused(
+                super::usage::Candidate::Table(id),
+                t.name.span,
+                &t.name.name,
+            );
+        }
         self.declare(&t.name, Binding::Table(id));
         id
     }
@@ -111,8 +132,11 @@ impl Checker<'_> {
     /// A table without `default_action` gets core.p4's `NoAction` in its
     /// list as `@defaultonly` (its default), as p4c's front end adds it
     /// (`CreateBuiltins`): the control plane sees and may set it.
-    fn add_implicit_no_action(&self, table: &mut ir::Table) {
+    fn add_implicit_no_action(&mut self, table: &mut ir::Table) {
         if table.default_action.is_some() {
+            return;
+        }
+        if !self.check_global_no_action(table) {
             return;
         }
         let Some(id) = (0..self.prog.actions.len() as u32)
@@ -337,10 +361,37 @@ impl Checker<'_> {
             );
             return None;
         }
+        if skip > 0 {
+            // p4c's validateActionInitializer: the data-plane arguments of
+            // the `actions` list are given again ("not enough arguments").
+            self.error(
+                Code::ActionArguments,
+                span,
+                format!(
+                    "action `{}` has {directional} data-plane parameter(s) bound in the `actions` list; repeat those argument(s) here, before the control-plane ones",
+                    path.name.name
+                ),
+            );
+            return None;
+        }
         let mut out = listed.args.clone();
         for (i, a) in args.iter().enumerate() {
             let p = &params[skip + i];
             let v = self.expr_as(&a.value, p.ty);
+            if p.dir != Direction::None
+                && let Some(Some(bound)) = listed.args.get(skip + i)
+                && !self.is_unknown(v.ty)
+                && !super::validate::same_expr(&v, bound)
+            {
+                self.error(
+                    Code::ActionArguments,
+                    a.value.span,
+                    format!(
+                        "the argument for `{}` does not match the one the `actions` list binds for action `{}`",
+                        p.name, path.name.name
+                    ),
+                );
+            }
             if p.dir == Direction::None
                 && !matches!(v.kind, ExprKind::Const(_))
                 && !self.is_unknown(v.ty)
@@ -444,6 +495,16 @@ impl Checker<'_> {
             e.action.span,
             table,
         )?;
+        if action.default_only {
+            self.error(
+                Code::ActionNotInTable,
+                e.action.span,
+                format!(
+                    "action `{}` is marked `@defaultonly` in the `actions` list, so no entry can use it",
+                    e.action.name.name.name
+                ),
+            );
+        }
         let priority = match &e.priority {
             Some(p) => {
                 let v = self.expr(p, None);
@@ -459,14 +520,16 @@ impl Checker<'_> {
                     }
                 }
             }
-            None => ast::find_annotation(&e.annotations, "priority")
-                .and_then(|a| a.single_expr().cloned())
-                .and_then(|x| const_int(&self.expr(&x, None)).cloned()),
+            None => None,
         };
+        let priority_annotation = ast::find_annotation(&e.annotations, "priority")
+            .and_then(|a| a.single_expr().cloned())
+            .and_then(|x| const_int(&self.expr(&x, None)).cloned());
         Some(ir::TableEntry {
             keys,
             action,
             priority,
+            priority_annotation,
             is_const: all_const || e.is_const,
         })
     }
@@ -481,13 +544,13 @@ impl Checker<'_> {
             ast::ExprKind::Default => mk(set_ty, ExprKind::Default, span),
             ast::ExprKind::DontCare => mk(set_ty, ExprKind::DontCare, span),
             ast::ExprKind::Mask(v, m) => {
-                let v = self.const_key(v, key_ty);
-                let m = self.const_key(m, key_ty);
+                let v = self.set_operand(v, key_ty);
+                let m = self.set_operand(m, key_ty);
                 mk(set_ty, ExprKind::Mask(Box::new(v), Box::new(m)), span)
             }
             ast::ExprKind::Range(lo, hi) => {
-                let lo = self.const_key(lo, key_ty);
-                let hi = self.const_key(hi, key_ty);
+                let lo = self.set_operand(lo, key_ty);
+                let hi = self.set_operand(hi, key_ty);
                 mk(set_ty, ExprKind::Range(Box::new(lo), Box::new(hi)), span)
             }
             ast::ExprKind::Name(path)
@@ -512,15 +575,45 @@ impl Checker<'_> {
         }
     }
 
+    /// An operand of `a &&& b` or `a .. b` for a key of type `key_ty`. For
+    /// a serializable enum key an operand may also be a value of the
+    /// underlying type (`E.A &&& 0xff00`): p4c's typeSet works on the
+    /// underlying types and types the set by the enum.
+    fn set_operand(&mut self, e: &ast::Expr, key_ty: TyId) -> ir::Expr {
+        let under = match self.ty(key_ty) {
+            Ty::Enum(_) => self.prog.types.underlying(key_ty),
+            _ => None,
+        };
+        let Some(under) = under else {
+            return self.const_key(e, key_ty);
+        };
+        let v = self.expr(e, Some(key_ty));
+        let v = if v.ty == key_ty || self.is_unknown(v.ty) {
+            v
+        } else {
+            let c = self.coerce(v, under);
+            if self.is_unknown(c.ty) {
+                c
+            } else {
+                super::exprs::mk(key_ty, c.kind, c.span)
+            }
+        };
+        self.check_const_key(v, e.span)
+    }
+
     fn const_key(&mut self, e: &ast::Expr, key_ty: TyId) -> ir::Expr {
         let v = self.expr_as(e, key_ty);
+        self.check_const_key(v, e.span)
+    }
+
+    fn check_const_key(&mut self, v: ir::Expr, span: Span) -> ir::Expr {
         if !matches!(v.kind, ExprKind::Const(_))
             && !self.is_unknown(v.ty)
             && v.ty != TypeTable::DONT_CARE
         {
             self.error(
                 Code::NotConstant,
-                e.span,
+                span,
                 "a keyset value must be a compile-time constant",
             );
         }
@@ -544,6 +637,7 @@ impl Checker<'_> {
                 match const_u64_of(&v) {
                     Some(n) => table.size = Some(n),
                     None if self.is_unknown(v.ty) => {}
+                    None if self.over_ctor_params(&v) => table.size_expr = Some(v),
                     None => self.error(
                         Code::NotConstant,
                         value.span,
@@ -623,6 +717,18 @@ fn key_name(e: &ast::Expr) -> String {
         K::Member(b, m) => format!("{}.{}", key_name(b), m.name),
         K::Index(b, i) => format!("{}[{}]", key_name(b), key_name(i)),
         K::Slice(b, h, l) => format!("{}[{}:{}]", key_name(b), key_name(h), key_name(l)),
+        K::PartSelect {
+            base,
+            start,
+            up,
+            width,
+        } => format!(
+            "{}[{} {} {}]",
+            key_name(base),
+            key_name(start),
+            if *up { "+:" } else { "-:" },
+            key_name(width)
+        ),
         K::Int(lit) => crate::pretty::int_lit_p4c(&crate::lexer::IntLit {
             width: None,
             ..lit.clone()

@@ -175,8 +175,13 @@ impl Checker<'_> {
         if arg.1.is_empty() && !self.blocks[arg.0 as usize].type_params.is_empty() {
             sol.owners.push(arg_owner);
         }
-        pp.len() == ap.len()
-            && pp.iter().zip(&ap).all(|(p, a)| {
+        // A block may leave out trailing parameters that the parser or
+        // control type gives default values (p4c accepts `MyC(inout H h)`
+        // for `control C(inout H h, in T t = {0, 0})`).
+        let (given, rest) = pp.split_at(ap.len().min(pp.len()));
+        ap.len() <= pp.len()
+            && rest.iter().all(|p| p.has_default)
+            && given.iter().zip(&ap).all(|(p, a)| {
                 p.dir == a.dir && (self.unify(p.ty, a.ty, sol) || self.unify(a.ty, p.ty, sol))
             })
     }

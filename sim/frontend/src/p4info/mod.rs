@@ -535,7 +535,16 @@ impl Builder<'_> {
             .as_ref()
             .filter(|_| t.default_is_const)
             .map(|c| c.action_id);
-        let size = match t.size {
+        // A size computed from constructor parameters is folded for this
+        // instance.
+        let size = t.size.or_else(|| {
+            let e = t.size_expr.as_ref()?;
+            match fold_with(&p.types, e, &ctor_values(p, path))? {
+                ir::Value::Int(v) => v.to_u64(),
+                _ => None,
+            }
+        });
+        let size = match size {
             None | Some(0) => DEFAULT_TABLE_SIZE,
             Some(n) => n,
         };
@@ -995,3 +1004,6 @@ fn const_value(e: &ir::Expr) -> Option<u64> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -92,7 +92,7 @@ impl Parser<'_> {
             let type_params = self.opt_type_params()?;
             let (params, body) = self.with_type_params(&type_params, |p| {
                 let params = p.params()?;
-                let body = p.block(Vec::new())?;
+                let body = p.annotated_block()?;
                 Ok((params, body))
             })?;
             return Ok(DeclKind::Function(FunctionDecl {
@@ -460,13 +460,15 @@ impl Parser<'_> {
                 if p.at_eof() {
                     return p.fail("`apply`");
                 }
-                if p.is_word("apply") && p.is_punct_at(1, Punct::LBrace) {
+                if p.is_word("apply")
+                    && (p.is_punct_at(1, Punct::LBrace) || p.is_punct_at(1, Punct::At))
+                {
                     p.bump();
                     break;
                 }
                 locals.push(p.decl()?);
             }
-            let apply = p.block(Vec::new())?;
+            let apply = p.annotated_block()?;
             p.expect_punct(Punct::RBrace)?;
             Ok(DeclKind::Control(ControlDecl {
                 proto,
@@ -481,7 +483,7 @@ impl Parser<'_> {
         self.expect_kw(Kw::Action)?;
         let name = self.name()?;
         let params = self.params()?;
-        let body = self.block(Vec::new())?;
+        let body = self.annotated_block()?;
         Ok(ActionDecl {
             annotations,
             name,
@@ -660,11 +662,20 @@ impl Parser<'_> {
         let name = self.member_name()?;
         self.annotations_seen.push(name.clone());
         if name.name == "pragma" {
-            // `@pragma name tokens...` runs to the end of the line.
+            // `@pragma name tokens...` runs to the end of the line, and
+            // may hold any characters, as an annotation's body.
             let mut tokens = Vec::new();
             while !self.at_eof() && !self.newline_before() {
                 tokens.push(self.bump());
             }
+            let from = name.span.hi as usize;
+            let eol = self.text[from..]
+                .find('\n')
+                .map_or(self.text.len(), |k| from + k);
+            let (from, eol) = (name.span.hi, eol as u32);
+            self.annotation_bodies
+                .push(crate::source::Span::new(from, eol));
+            tokens = with_unread_characters(self.text, from, eol, tokens);
             return Ok(Annotation {
                 name,
                 body: AnnotationBody::Unstructured {
@@ -689,7 +700,7 @@ impl Parser<'_> {
     }
 
     fn unstructured_body(&mut self) -> PResult<AnnotationBody> {
-        self.expect_punct(Punct::LParen)?;
+        let open = self.expect_punct(Punct::LParen)?;
         let mut depth = 0usize;
         let mut tokens: Vec<Token> = Vec::new();
         loop {
@@ -698,7 +709,14 @@ impl Parser<'_> {
                 TokenKind::Punct(Punct::LParen) => depth += 1,
                 TokenKind::Punct(Punct::RParen) => {
                     if depth == 0 {
-                        self.bump();
+                        let close = self.bump().span;
+                        self.annotation_bodies
+                            .push(crate::source::Span::new(open.lo, close.hi));
+                        // Characters the lexer could not read (`$`, `'`,
+                        // a `#` inside a line) are tokens of the body too,
+                        // as p4c's UNEXPECTED_TOKENs: found in the gaps
+                        // between the lexer's tokens.
+                        tokens = with_unread_characters(self.text, open.hi, close.lo, tokens);
                         break;
                     }
                     depth -= 1;
@@ -741,6 +759,56 @@ impl Parser<'_> {
         self.expect_punct(Punct::RBracket)?;
         Ok(AnnotationBody::ExprList(list))
     }
+}
+
+/// `tokens` (lexed from `text[lo..hi]`) with the text between them that is
+/// neither whitespace nor a comment added as identifier-like tokens, one per
+/// run of such characters: what the lexer skipped as unreadable.
+fn with_unread_characters(text: &str, lo: u32, hi: u32, tokens: Vec<Token>) -> Vec<Token> {
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut at = lo as usize;
+    let gap = |from: usize, to: usize, out: &mut Vec<Token>| {
+        let Some(s) = text.get(from..to) else {
+            return;
+        };
+        let b = s.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            if b[i].is_ascii_whitespace() {
+                i += 1;
+            } else if b[i..].starts_with(b"//") {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            } else if b[i..].starts_with(b"/*") {
+                i = s[i + 2..].find("*/").map_or(b.len(), |k| i + 2 + k + 2);
+            } else {
+                let start = i;
+                while i < b.len()
+                    && !b[i].is_ascii_whitespace()
+                    && !b[i..].starts_with(b"//")
+                    && !b[i..].starts_with(b"/*")
+                {
+                    i += 1;
+                }
+                let (a, z) = ((from + start) as u32, (from + i) as u32);
+                if let Some(run) = text.get(a as usize..z as usize) {
+                    out.push(Token {
+                        kind: TokenKind::Ident(run.to_string()),
+                        span: crate::source::Span::new(a, z),
+                        space_before: true,
+                    });
+                }
+            }
+        }
+    };
+    for t in tokens {
+        gap(at, t.span.lo as usize, &mut out);
+        at = t.span.hi as usize;
+        out.push(t);
+    }
+    gap(at, hi as usize, &mut out);
+    out
 }
 
 /// Parses annotation tokens as a comma-separated expression list, if they

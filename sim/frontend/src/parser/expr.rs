@@ -30,6 +30,10 @@ impl Parser<'_> {
         let TokenKind::Punct(p) = self.kind() else {
             return None;
         };
+        if self.in_width && matches!(p, Punct::Gt | Punct::Ge) {
+            // `bit<W + 1>`: this `>` closes the type.
+            return None;
+        }
         let op = match p {
             Punct::Star => BinOp::Mul,
             Punct::Slash => BinOp::Div,
@@ -154,7 +158,7 @@ impl Parser<'_> {
         Ok(ty)
     }
 
-    fn starts_expr(&self) -> bool {
+    pub(crate) fn starts_expr(&self) -> bool {
         match self.kind() {
             TokenKind::Ident(_) | TokenKind::Int(_) | TokenKind::Str(_) | TokenKind::DontCare => {
                 true
@@ -221,11 +225,11 @@ impl Parser<'_> {
             }
             TokenKind::Punct(Punct::LParen) => {
                 self.bump();
-                let e = self.expr()?;
+                let e = self.bracketed(|p| p.expr())?;
                 self.expect_punct(Punct::RParen)?;
                 return Ok(Expr::new(e.kind, self.span_from(lo)));
             }
-            TokenKind::Punct(Punct::LBrace) => self.brace_init()?,
+            TokenKind::Punct(Punct::LBrace) => self.bracketed(|p| p.brace_init())?,
             _ => return self.fail("an expression"),
         };
         Ok(Expr::new(kind, self.span_from(lo)))
@@ -293,9 +297,29 @@ impl Parser<'_> {
                 TokenKind::Punct(Punct::LBracket) => {
                     self.enter()?;
                     self.bump();
-                    let hi = self.expr()?;
-                    if self.eat_punct(Punct::Colon) {
-                        let low = self.expr()?;
+                    let hi = self.bracketed(|p| p.expr())?;
+                    let part = if self.eat_punct(Punct::PlusColon) {
+                        Some(true)
+                    } else if self.eat_punct(Punct::MinusColon) {
+                        Some(false)
+                    } else {
+                        None
+                    };
+                    if let Some(up) = part {
+                        // `e[start +: width]`, `e[start -: width]`.
+                        let width = self.bracketed(|p| p.expr())?;
+                        self.expect_punct(Punct::RBracket)?;
+                        e = Expr::new(
+                            ExprKind::PartSelect {
+                                base: Box::new(e),
+                                start: Box::new(hi),
+                                up,
+                                width: Box::new(width),
+                            },
+                            self.span_from(lo),
+                        );
+                    } else if self.eat_punct(Punct::Colon) {
+                        let low = self.bracketed(|p| p.expr())?;
                         self.expect_punct(Punct::RBracket)?;
                         e = Expr::new(
                             ExprKind::Slice(Box::new(e), Box::new(hi), Box::new(low)),
@@ -352,6 +376,10 @@ impl Parser<'_> {
 
     /// `( args )`, arguments positional or named, `_` allowed.
     pub(crate) fn args(&mut self) -> PResult<Vec<Arg>> {
+        self.bracketed(|p| p.args_inner())
+    }
+
+    fn args_inner(&mut self) -> PResult<Vec<Arg>> {
         self.expect_punct(Punct::LParen)?;
         let mut args = Vec::new();
         if self.eat_punct(Punct::RParen) {

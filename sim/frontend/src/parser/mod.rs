@@ -55,6 +55,13 @@ pub struct Parsed {
     pub errors: Vec<SyntaxError>,
     /// The name of every annotation in the program, in source order.
     pub annotations: Vec<crate::ast::Ident>,
+    /// The parenthesised bodies of unstructured annotations (from `(`
+    /// through `)`) and the rest of each `@pragma` line: any tokens may
+    /// appear there, so the driver does not report characters the lexer
+    /// could not read inside them (p4c's lexer makes them
+    /// UNEXPECTED_TOKENs, which only annotation bodies accept). The parser
+    /// keeps those characters among the body's tokens, as identifiers.
+    pub annotation_bodies: Vec<Span>,
 }
 
 /// Parses a whole program, also listing the annotations it used.
@@ -65,6 +72,7 @@ pub fn parse(tokens: &[Token], text: &str) -> Parsed {
         program,
         errors: p.errors,
         annotations: p.annotations_seen,
+        annotation_bodies: p.annotation_bodies,
     }
 }
 
@@ -95,8 +103,13 @@ pub(crate) struct Parser<'a> {
     /// `typedef struct S { ... } T;`.
     pub(crate) pending: Vec<crate::ast::Decl>,
     pub(crate) annotations_seen: Vec<crate::ast::Ident>,
+    pub(crate) annotation_bodies: Vec<Span>,
     /// Current nesting of expressions and statements (see [`MAX_DEPTH`]).
     pub(crate) depth: u32,
+    /// Inside the width of `bit<...>`, `int<...>` or `varbit<...>` (outside
+    /// any brackets): `>` closes the type, so it is not an operator there
+    /// (nor `>>` or `>=`); p4c's grammar asks for parentheses around those.
+    pub(crate) in_width: bool,
     eof: Token,
 }
 
@@ -112,7 +125,9 @@ impl<'a> Parser<'a> {
             type_params: Vec::new(),
             pending: Vec::new(),
             annotations_seen: Vec::new(),
+            annotation_bodies: Vec::new(),
             depth: 0,
+            in_width: false,
             eof: Token {
                 kind: TokenKind::Eof,
                 span: Span::new(end, end),
@@ -292,6 +307,15 @@ impl<'a> Parser<'a> {
         let result = self.enter().and_then(|()| f(self));
         self.depth = depth;
         result
+    }
+
+    /// Runs `f` with `>` an operator again (inside brackets nested in a
+    /// width, see [`Parser::in_width`]).
+    pub(crate) fn bracketed<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        let saved = std::mem::replace(&mut self.in_width, false);
+        let r = f(self);
+        self.in_width = saved;
+        r
     }
 
     // ------------------------------------------------------------ type names

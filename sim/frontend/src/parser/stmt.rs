@@ -3,6 +3,7 @@
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::lexer::{Kw, Punct, TokenKind};
+use crate::source::Span;
 
 impl Parser<'_> {
     /// `{ stmt* }`, with annotations already read by the caller.
@@ -24,6 +25,14 @@ impl Parser<'_> {
         })
     }
 
+    /// A block statement with its annotations (`@atomic { ... }`): the body
+    /// of an action, a function or a control's `apply`, which p4c's grammar
+    /// reads as a blockStatement.
+    pub(crate) fn annotated_block(&mut self) -> PResult<Block> {
+        let annotations = self.annotations()?;
+        self.block(annotations)
+    }
+
     pub(crate) fn stmt(&mut self) -> PResult<Stmt> {
         self.nested(|p| p.stmt_inner())
     }
@@ -32,6 +41,8 @@ impl Parser<'_> {
         let lo = self.start();
         let annotations = self.annotations()?;
         let annotated = !annotations.is_empty();
+        let wrap = annotations.clone();
+        let body_lo = self.start();
         let kind = match self.kind().clone() {
             TokenKind::Punct(Punct::LBrace) => StmtKind::Block(self.block(annotations)?),
             TokenKind::Punct(Punct::Semi) => {
@@ -70,18 +81,33 @@ impl Parser<'_> {
             kind,
             StmtKind::Block(_) | StmtKind::Var(_) | StmtKind::Const(_) | StmtKind::ForIn { .. }
         );
-        if annotated && !keeps_annotations {
+        if annotated && matches!(kind, StmtKind::Transition(_)) {
             self.error(
                 crate::source::Span::new(lo, lo + 1),
-                "annotations are only allowed on blocks, declarations and `for ... in` loops"
-                    .into(),
+                "a `transition` cannot be annotated".into(),
             );
             return Err(super::Failed);
         }
-        Ok(Stmt {
-            kind,
-            span: self.span_from(lo),
-        })
+        let span = self.span_from(lo);
+        if annotated && !keeps_annotations {
+            // Any other statement may be annotated too (`@atomic x = y;`,
+            // `@likely if (...)`, an annotated three-clause `for`): it is
+            // kept as an annotated block of that one statement, which
+            // means the same, since it declares nothing.
+            let inner = Stmt {
+                kind,
+                span: Span::new(body_lo, span.hi),
+            };
+            return Ok(Stmt {
+                kind: StmtKind::Block(Block {
+                    annotations: wrap,
+                    stmts: vec![inner],
+                    span,
+                }),
+                span,
+            });
+        }
+        Ok(Stmt { kind, span })
     }
 
     fn keyword_stmt(&mut self, kind: StmtKind) -> PResult<StmtKind> {
@@ -205,8 +231,11 @@ impl Parser<'_> {
                 self.expr()?
             };
             self.expect_punct(Punct::Colon)?;
-            let body = if self.is_punct(Punct::LBrace) {
-                Some(self.block(Vec::new())?)
+            // A case's body is a block statement, which may be annotated
+            // (`1: @likely { ... }`).
+            let annotations = self.annotations()?;
+            let body = if self.is_punct(Punct::LBrace) || !annotations.is_empty() {
+                Some(self.block(annotations)?)
             } else {
                 None
             };
@@ -223,7 +252,9 @@ impl Parser<'_> {
     fn for_stmt(&mut self, annotations: Annotations) -> PResult<StmtKind> {
         self.expect_kw(Kw::For)?;
         self.expect_punct(Punct::LParen)?;
-        if let Some((ty, var)) = self.attempt(|p| {
+        if let Some((inner, ty, var)) = self.attempt(|p| {
+            // `for (@a T x in ...)`: annotations of the loop variable.
+            let inner = p.annotations()?;
             let ty = if matches!(p.kind(), TokenKind::Ident(_))
                 && matches!(p.kind_at(1), TokenKind::Kw(Kw::In))
             {
@@ -233,11 +264,13 @@ impl Parser<'_> {
             };
             let var = p.name()?;
             p.expect_kw(Kw::In)?;
-            Ok((ty, var))
+            Ok((inner, ty, var))
         }) {
             let collection = self.for_collection()?;
             self.expect_punct(Punct::RParen)?;
             let body = Box::new(self.stmt()?);
+            let mut annotations = annotations;
+            annotations.extend(inner);
             return Ok(StmtKind::ForIn {
                 annotations,
                 ty,

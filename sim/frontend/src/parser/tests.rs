@@ -483,7 +483,36 @@ fn type_declaration_of_a_global_type() {
 }
 
 #[test]
-fn annotations_on_plain_statements_are_errors() {
-    parse_err("control C(inout bit<8> x) { apply { @likely x = 1; } }");
+fn annotations_on_plain_statements_make_an_annotated_block() {
+    // p4c takes annotations on block statements; any other annotated
+    // statement is kept as an annotated block of that one statement.
+    let p = parse_ok("control C(inout bit<8> x) { apply { @likely x = 1; } }");
+    let DeclKind::Control(c) = &p.decls[0].kind else {
+        panic!()
+    };
+    let StmtKind::Block(b) = &c.apply.stmts[0].kind else {
+        panic!("{:?}", c.apply.stmts[0].kind)
+    };
+    assert_eq!(b.annotations[0].name.name, "likely");
+    assert!(matches!(b.stmts[0].kind, StmtKind::Assign { .. }));
     parse_ok("control C(inout bit<8> x) { apply { @likely { x = 1; } @a bit<8> y = 2; } }");
+    parse_ok("control C(inout bit<8> x) { apply { switch (x) { 1: @likely { x = 2; } } } }");
+    parse_ok("control C(inout bit<8> x) { apply { for (@a bit<8> i in 1 .. 2) { x = i; } } }");
+    // The bodies of actions, functions and `apply` are block statements.
+    let p =
+        parse_ok("action a() @atomic { } bit<8> f() @b { return 1; } control C() { apply @c { } }");
+    let DeclKind::Control(c) = &p.decls[2].kind else {
+        panic!()
+    };
+    assert_eq!(c.apply.annotations[0].name.name, "c");
+    parse_err("parser P() { state start { @a transition accept; } }");
+}
+
+#[test]
+fn widths_are_expressions_up_to_a_closing_angle() {
+    parse_ok(
+        "const bit<32> W = 8; header h { bit<W> a; bit<W + 2> b; int<W * 2> c; varbit<W << 3> d; }",
+    );
+    parse_ok("header h { bit<(4 > 3 ? 8 : 16)> a; bit<(16 >> 1)> b; }");
+    parse_err("header h { bit<4 > 3> a; }");
 }

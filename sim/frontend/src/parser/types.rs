@@ -6,7 +6,8 @@ use crate::lexer::{Kw, Punct, TokenKind};
 
 impl Parser<'_> {
     /// A type reference: base types, named (possibly specialised) types,
-    /// tuples, and a header stack suffix `[N]`.
+    /// tuples, and array (header stack) suffixes `[N]`; `T[2][3]` is an
+    /// array of 3 elements of type `T[2]`.
     pub(crate) fn ty(&mut self) -> PResult<Type> {
         // Type arguments nest (`tuple<tuple<...>>`): one level each.
         self.nested(|p| p.ty_inner())
@@ -14,20 +15,22 @@ impl Parser<'_> {
 
     fn ty_inner(&mut self) -> PResult<Type> {
         let lo = self.start();
-        let base = self.base_type()?;
-        if self.is_punct(crate::lexer::Punct::LBracket) {
+        let mut ty = self.base_type()?;
+        while self.is_punct(crate::lexer::Punct::LBracket) {
+            // Each suffix is one more level of nesting.
+            self.enter()?;
             self.bump();
-            let size = self.expr()?;
+            let size = self.bracketed(|p| p.expr())?;
             self.expect_punct(Punct::RBracket)?;
-            return Ok(Type {
+            ty = Type {
                 kind: TypeKind::Stack {
-                    elem: Box::new(base),
+                    elem: Box::new(ty),
                     size: Box::new(size),
                 },
                 span: self.span_from(lo),
-            });
+            };
         }
-        Ok(base)
+        Ok(ty)
     }
 
     fn base_type(&mut self) -> PResult<Type> {
@@ -116,26 +119,32 @@ impl Parser<'_> {
         })
     }
 
-    /// `<8>` or `<(expr)>` after `bit`, `int` or `varbit`.
+    /// `<8>`, `<(expr)>` or `<expr>` after `bit`, `int` or `varbit`. The
+    /// width may be any expression (`bit<W>`, `bit<2 + 2>`), as in p4c
+    /// since it allowed unparenthesised widths, except that a `>`, `>>` or
+    /// `>=` outside brackets ends it: those need parentheses.
     fn opt_width(&mut self) -> PResult<Option<Expr>> {
         if !self.is_punct(Punct::Lt) {
             return Ok(None);
         }
         self.bump();
-        let lo = self.start();
-        let w = match self.kind().clone() {
-            TokenKind::Int(lit) => {
-                self.bump();
-                Expr::new(ExprKind::Int(lit), self.span_from(lo))
-            }
-            TokenKind::Punct(Punct::LParen) => {
-                self.bump();
-                let e = self.expr()?;
-                self.expect_punct(Punct::RParen)?;
-                e
-            }
-            _ => return self.fail("an integer width or `(expression)`"),
-        };
+        if let TokenKind::Int(lit) = self.kind().clone()
+            && self.is_punct_at(1, Punct::Gt)
+        {
+            // The usual `bit<8>`: a literal, read without nesting.
+            let lo = self.start();
+            self.bump();
+            let w = Expr::new(ExprKind::Int(lit), self.span_from(lo));
+            self.expect_close_angle()?;
+            return Ok(Some(w));
+        }
+        if !self.starts_expr() {
+            return self.fail("an integer width or `(expression)`");
+        }
+        let saved = std::mem::replace(&mut self.in_width, true);
+        let w = self.expr();
+        self.in_width = saved;
+        let w = w?;
         self.expect_close_angle()?;
         Ok(Some(w))
     }

@@ -225,6 +225,18 @@ fn expr_bare(e: &Expr) -> String {
             expr_at(hi, L_TERNARY),
             expr_at(lo, L_TERNARY)
         ),
+        ExprKind::PartSelect {
+            base,
+            start,
+            up,
+            width,
+        } => format!(
+            "{}[{} {} {}]",
+            expr_at(base, L_POSTFIX),
+            expr_at(start, L_TERNARY),
+            if *up { "+:" } else { "-:" },
+            expr_at(width, L_TERNARY)
+        ),
         ExprKind::Call {
             callee,
             type_args: targs,
@@ -337,6 +349,9 @@ fn has_gt(e: &Expr) -> bool {
         ExprKind::Slice(a, b, c) | ExprKind::Ternary(a, b, c) => {
             has_gt(a) || has_gt(b) || has_gt(c)
         }
+        ExprKind::PartSelect {
+            base, start, width, ..
+        } => has_gt(base) || has_gt(start) || has_gt(width),
         ExprKind::List(items) | ExprKind::KeysetTuple(items) => items.iter().any(has_gt),
         ExprKind::StructInit { fields, .. } => fields.iter().any(|(_, v)| has_gt(v)),
         ExprKind::Int(_)
@@ -651,6 +666,8 @@ impl Printer {
                             p.push(&format!("{}:", expr_at(&c.label, L_TERNARY)));
                             if let Some(b) = &c.body {
                                 p.push(" ");
+                                let a = p.annos(&b.annotations);
+                                p.push(&a);
                                 p.block_inline(b);
                             }
                             p.push("\n");
@@ -950,6 +967,8 @@ impl Printer {
                     }
                     p.start_line();
                     p.push("apply ");
+                    let a = p.annos(&cd.apply.annotations);
+                    p.push(&a);
                     p.block_inline(&cd.apply);
                     p.push("\n");
                 });
@@ -961,6 +980,8 @@ impl Printer {
                 let params = self.params(&head, &ad.params);
                 self.start_line();
                 self.push(&format!("{head}{params} "));
+                let a = self.annos(&ad.body.annotations);
+                self.push(&a);
                 self.block_inline(&ad.body);
                 self.push("\n");
             }
@@ -976,6 +997,8 @@ impl Printer {
                 let params = self.params(&head, &pr.params);
                 self.start_line();
                 self.push(&format!("{head}{params} "));
+                let a = self.annos(&f.body.annotations);
+                self.push(&a);
                 self.block_inline(&f.body);
                 self.push("\n");
             }

@@ -184,6 +184,13 @@ impl StripSpans for ExprKind {
                 b.strip_spans();
                 c.strip_spans();
             }
+            ExprKind::PartSelect {
+                base, start, width, ..
+            } => {
+                base.strip_spans();
+                start.strip_spans();
+                width.strip_spans();
+            }
             ExprKind::Call {
                 callee,
                 type_args,

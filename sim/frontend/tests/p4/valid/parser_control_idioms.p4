@@ -39,7 +39,7 @@ control I(inout hdr_t h, inout m_t m, inout standard_metadata_t sm) {
         int<8> neg = -5;
         if (neg < -3 && (bit<8>)(-1) == 255 && ~8w0 == 8w255) { m.n = big; }
         h.st.pop_front(2);
-        m.n = (bit<32>)h.st.lastIndex;
+        m.n = h.st.size; // `lastIndex` is for parsers only (p4c refuses it here)
         log_msg("n={} x={}", { m.n, h.a.x });
     }
 }

@@ -34,6 +34,8 @@ control MiVerify(inout headers_t hdr, inout meta_t meta) {
     apply { }
 }
 
+// Reading `scratch` unassigned is the point: p4c warns (uninitialized_use) unless told not to.
+@noWarn("uninitialized_use")
 control MiIngress(inout headers_t hdr, inout meta_t meta,
                   inout standard_metadata_t sm) {
     apply {

@@ -71,7 +71,7 @@ control ApplyResults(inout bit<32> key_field, inout bit<8> result) {
 
         switch (small.apply().action_run) {
             a3: { result = result | 0x80; }
-            NoAction:
+            NoAction: { }   // a last label without a block draws W0007
         }
 
         bool both = left.apply().hit && right.apply().hit;
