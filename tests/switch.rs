@@ -87,17 +87,6 @@ fn the_command_line_is_checked_as_simple_switch_grpc_takes_it() {
     assert!(stderr.contains("janus-nosuch0"), "{stderr}");
 }
 
-/// Packets in a pcap file (0 when it is not one yet).
-fn pcap_records(path: &std::path::Path) -> usize {
-    let Ok(bytes) = std::fs::read(path) else {
-        return 0;
-    };
-    let Ok(reader) = janus_pcap::open(&bytes) else {
-        return 0;
-    };
-    reader.filter_map(Result::ok).count()
-}
-
 #[test]
 fn hosts_ping_each_other_through_the_switch() {
     if !root_and_tools("tests/switch.rs", &["ip", "ping"]) {
@@ -175,8 +164,8 @@ fn hosts_ping_each_other_through_the_switch() {
     );
     // The captures hold what went in and out, readable while it runs.
     let until = Instant::now() + STEP;
-    while pcap_records(&pcaps.join(format!("{s1}_in.pcap"))) < 3
-        || pcap_records(&pcaps.join(format!("{s2}_out.pcap"))) < 3
+    while common::pcap_records(&pcaps.join(format!("{s1}_in.pcap"))) < 3
+        || common::pcap_records(&pcaps.join(format!("{s2}_out.pcap"))) < 3
     {
         assert!(Instant::now() < until, "the captures stay empty");
         std::thread::sleep(Duration::from_millis(50));

@@ -2,13 +2,16 @@
 //! `docs/simple_switch.md`, its `options_parse.cpp` and
 //! `targets/simple_switch_grpc/main.cpp`) over Janus: the P4Runtime server
 //! of `janus ctrl serve`, the program's ports bound to Linux interfaces
-//! (`-i PORT@IFACE`, mmap'd packet rings), the CPU port wired to
-//! PacketIn/PacketOut, captures per interface (`--pcap`) and per-packet
-//! traces (`--log-console`). The option-by-option mapping is in
-//! docs/switch.md.
+//! (`-i PORT@IFACE`, mmap'd packet rings) or carried over one nanomsg
+//! PAIR socket (`--packet-in ADDR`, PTF's `nn` platform), the CPU port
+//! wired to PacketIn/PacketOut, captures per port (`--pcap`) and
+//! per-packet traces (`--log-console`). The option-by-option mapping is
+//! in docs/switch.md.
 
 use clap::{Args, Parser};
 use janus_ctrl::server::{DEFAULT_CPU_PORT, P4RuntimeService, ServeConfig, serve_with};
+use janus_host::nanomsg::Endpoint;
+use janus_host::nanomsg::packet::{Notice, PacketSocket};
 use janus_host::ports::{PortEvent, PortSet};
 use janus_host::sys::packet_ring::RingConfig;
 use std::net::SocketAddr;
@@ -41,8 +44,10 @@ pub struct SwitchArgs {
     /// supported yet.
     #[arg(long, value_name = "WAIT")]
     use_files: Option<i64>,
-    /// Receive packets on this nanomsg socket (bmv2's `--packet-in`): not
-    /// supported yet.
+    /// Exchange every port's packets over a nanomsg PAIR socket bound
+    /// here instead of interfaces (bmv2's `--packet-in`, what PTF's `nn`
+    /// platform dials): `ipc://PATH` or `tcp://HOST:PORT`. `-i` is then
+    /// ignored, as bmv2 does.
     #[arg(long, value_name = "ADDR")]
     packet_in: Option<String>,
     /// Accepted for compatibility: Janus has no Thrift server (use
@@ -216,10 +221,6 @@ pub fn run(args: SwitchArgs) -> ExitCode {
             "--use-files (packets from pcap files)",
         ),
         (
-            args.packet_in.is_some(),
-            "--packet-in (nanomsg packet sockets)",
-        ),
-        (
             args.nanolog.is_some(),
             "--nanolog (the nanomsg event logger)",
         ),
@@ -254,12 +255,27 @@ pub fn run(args: SwitchArgs) -> ExitCode {
     if cpu_port == 0 || cpu_port > 511 {
         return refuse(format!("--cpu-port {cpu_port}: from 1 to 511"));
     }
-    if let Some((_, iface)) = args.interfaces.iter().find(|(p, _)| *p == cpu_port) {
+    // bmv2 clears the interface list when --packet-in is given.
+    let packet_in = match args.packet_in.as_deref().map(Endpoint::parse).transpose() {
+        Ok(p) => p,
+        Err(e) => return refuse(format!("--packet-in {e}")),
+    };
+    let interfaces: &[(u32, String)] = if packet_in.is_some() {
+        if !args.interfaces.is_empty() {
+            eprintln!(
+                "janus switch: ignoring the -i options: with --packet-in every port is on the nanomsg socket (as bmv2)"
+            );
+        }
+        &[]
+    } else {
+        &args.interfaces
+    };
+    if let Some((_, iface)) = interfaces.iter().find(|(p, _)| *p == cpu_port) {
         return refuse(format!(
             "port {cpu_port} is the CPU port and cannot also be interface {iface} (choose another --cpu-port after `--`)"
         ));
     }
-    if args.interfaces.iter().any(|(p, _)| *p == DROP_PORT) {
+    if interfaces.iter().any(|(p, _)| *p == DROP_PORT) {
         return refuse(format!(
             "port {DROP_PORT} is the drop port: it cannot have an interface"
         ));
@@ -301,12 +317,21 @@ pub fn run(args: SwitchArgs) -> ExitCode {
             "janus switch: warning: P4Runtime on {addr} is reachable from every interface of this host (development mode; `janus ctrl serve` refuses it)"
         );
     }
-    let ports = match PortSet::open(&args.interfaces, RingConfig::default()) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(1);
-        }
+    let ports = match &packet_in {
+        Some(endpoint) => match PacketSocket::bind(endpoint) {
+            Ok(s) => Ports::Socket(s),
+            Err(e) => {
+                eprintln!("error: --packet-in: {e}");
+                return ExitCode::from(1);
+            }
+        },
+        None => match PortSet::open(interfaces, RingConfig::default()) {
+            Ok(p) => Ports::Rings(p),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(1);
+            }
+        },
     };
     let service = P4RuntimeService::with_cpu_port(args.device_id, cpu_port);
     if let Some(state) = target.state
@@ -357,11 +382,7 @@ pub fn run(args: SwitchArgs) -> ExitCode {
         captures,
         dump: args.dump_packet_data.unwrap_or(0),
     };
-    let listed: Vec<String> = plane
-        .ports
-        .list()
-        .map(|(p, i)| format!("{p}@{i}"))
-        .collect();
+    let listed = plane.ports.describe();
     if let Err(e) = std::thread::Builder::new()
         .name("janus-dataplane".into())
         .spawn(move || plane.run())
@@ -380,9 +401,8 @@ pub fn run(args: SwitchArgs) -> ExitCode {
         let addr = listener.local_addr().unwrap_or(addr);
         let transport = if tls.is_some() { "mTLS" } else { "plaintext" };
         eprintln!(
-            "janus switch: P4Runtime ({transport}) on {addr}, device id {}, CPU port {cpu_port}, ports [{}]",
+            "janus switch: P4Runtime ({transport}) on {addr}, device id {}, CPU port {cpu_port}, {listed}",
             args.device_id,
-            listed.join(", ")
         );
         match serve_with(service, listener, ServeConfig { tls }, std::future::pending()).await {
             Ok(()) => ExitCode::SUCCESS,
@@ -431,34 +451,57 @@ fn load_program(path: &Path, include: &[PathBuf]) -> Result<janus_ctrl::device::
     super::ctrl::initial_pipeline(path, include, &Default::default())
 }
 
-/// Each port's captures, `<iface>_in.pcap` and `<iface>_out.pcap`.
+/// Each port's captures, `<iface>_in.pcap` and `<iface>_out.pcap`; over
+/// a nanomsg socket, `port<N>_in.pcap` and `port<N>_out.pcap`, made when
+/// the port's first packet goes through.
 struct Captures {
-    files: Vec<(u32, Capture, Capture)>,
+    dir: PathBuf,
+    /// Whether a port without files gets them on its first packet.
+    lazy: bool,
+    /// Each port's input and output files (None once they failed).
+    files: Vec<(u32, Option<(Capture, Capture)>)>,
 }
 
 type Capture = janus_pcap::Writer<std::io::BufWriter<std::fs::File>>;
 
 impl Captures {
-    fn open(dir: &Path, ports: &PortSet) -> Result<Captures, String> {
+    fn open(dir: &Path, ports: &Ports) -> Result<Captures, String> {
+        let mut captures = Captures {
+            dir: dir.to_path_buf(),
+            lazy: matches!(ports, Ports::Socket(_)),
+            files: Vec::new(),
+        };
+        if let Ports::Rings(rings) = ports {
+            for (port, iface) in rings.list() {
+                let pair = captures.pair(iface)?;
+                captures.files.push((port, Some(pair)));
+            }
+        }
+        Ok(captures)
+    }
+
+    fn pair(&self, stem: &str) -> Result<(Capture, Capture), String> {
         let file = |name: String| -> Result<Capture, String> {
-            let path = dir.join(&name);
+            let path = self.dir.join(&name);
             let f = std::fs::File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
             janus_pcap::Writer::new(std::io::BufWriter::new(f), Default::default())
                 .map_err(|e| format!("{}: {e}", path.display()))
         };
-        let mut files = Vec::new();
-        for (port, iface) in ports.list() {
-            files.push((
-                port,
-                file(format!("{iface}_in.pcap"))?,
-                file(format!("{iface}_out.pcap"))?,
-            ));
-        }
-        Ok(Captures { files })
+        Ok((
+            file(format!("{stem}_in.pcap"))?,
+            file(format!("{stem}_out.pcap"))?,
+        ))
     }
 
     fn write(&mut self, port: u32, input: bool, frame: &[u8]) {
-        let Some((_, i, o)) = self.files.iter_mut().find(|(p, _, _)| *p == port) else {
+        if self.lazy && !self.files.iter().any(|(p, _)| *p == port) {
+            let pair = self
+                .pair(&format!("port{port}"))
+                .map_err(|e| tracing::warn!(port, "pcap: {e}"))
+                .ok();
+            self.files.push((port, pair));
+        }
+        let Some((_, Some((i, o)))) = self.files.iter_mut().find(|(p, _)| *p == port) else {
             return;
         };
         let w = if input { i } else { o };
@@ -472,16 +515,37 @@ impl Captures {
 
     /// Makes what was written readable (tshark may be reading as we go).
     fn flush(&mut self) {
-        for (_, i, o) in &mut self.files {
+        for (i, o) in self.files.iter_mut().filter_map(|(_, f)| f.as_mut()) {
             let _ = i.flush();
             let _ = o.flush();
         }
     }
 }
 
+/// Where the switch's ports are.
+enum Ports {
+    /// Linux interfaces (`-i PORT@IFACE`).
+    Rings(PortSet),
+    /// One nanomsg PAIR socket for every port (`--packet-in ADDR`).
+    Socket(PacketSocket),
+}
+
+impl Ports {
+    /// For the start-up line.
+    fn describe(&self) -> String {
+        match self {
+            Ports::Rings(p) => {
+                let listed: Vec<String> = p.list().map(|(p, i)| format!("{p}@{i}")).collect();
+                format!("ports [{}]", listed.join(", "))
+            }
+            Ports::Socket(s) => format!("every port over the nanomsg PAIR socket {}", s.endpoint()),
+        }
+    }
+}
+
 /// The data plane's thread: ports in, the pipeline, ports out.
 struct DataPlane {
-    ports: PortSet,
+    ports: Ports,
     switch: janus_ctrl::server::SwitchHandle,
     packet_outs: tokio::sync::mpsc::Receiver<(u32, Vec<u8>)>,
     captures: Option<Captures>,
@@ -501,7 +565,14 @@ impl DataPlane {
                 ..
             } = &mut self;
             let mut received = 0usize;
-            let events = ports.poll(POLL, |port, frame| {
+            let mut deliver = |port: u32, frame: &[u8]| {
+                if port > DROP_PORT {
+                    tracing::warn!(
+                        port,
+                        "a packet on a port beyond 511 (not a v1model port): dropped"
+                    );
+                    return;
+                }
                 received += 1;
                 if let Some(c) = captures.as_mut() {
                     c.write(port, true, frame);
@@ -512,15 +583,21 @@ impl DataPlane {
                 if let Some(sent) = switch.inject(port, frame) {
                     out.extend(sent);
                 }
-            });
-            let events = match events {
-                Ok(e) => e,
-                Err(e) => {
-                    tracing::error!("the data plane cannot poll its ports: {e}");
-                    return;
-                }
             };
-            self.report(events);
+            match ports {
+                Ports::Rings(rings) => match rings.poll(POLL, &mut deliver) {
+                    Ok(events) => report(events),
+                    Err(e) => {
+                        tracing::error!("the data plane cannot poll its ports: {e}");
+                        return;
+                    }
+                },
+                Ports::Socket(socket) => {
+                    for notice in socket.poll(POLL, &mut deliver) {
+                        report_notice(notice);
+                    }
+                }
+            }
             while let Ok(packet) = self.packet_outs.try_recv() {
                 out.push(packet);
             }
@@ -532,22 +609,69 @@ impl DataPlane {
                 if self.dump > 0 {
                     tracing::info!(port, data = %hex(&frame, self.dump), "packet out");
                 }
-                if !self.ports.send(port, &frame) {
-                    tracing::debug!(port, "no interface takes the packet: dropped");
+                match &mut self.ports {
+                    Ports::Rings(rings) => {
+                        if !rings.send(port, &frame) {
+                            tracing::debug!(port, "no interface takes the packet: dropped");
+                        }
+                    }
+                    Ports::Socket(socket) => match socket.send(port, &frame) {
+                        Ok(()) => {}
+                        Err(janus_host::nanomsg::NnError::NoPeer) => {
+                            tracing::debug!(port, "no nanomsg peer takes the packet: dropped");
+                        }
+                        Err(e) => {
+                            tracing::warn!(port, "nanomsg: the packet is dropped: {e}");
+                        }
+                    },
                 }
             }
-            let events = self.ports.flush();
-            self.report(events);
+            if let Ports::Rings(rings) = &mut self.ports {
+                report(rings.flush());
+            }
             if wrote && let Some(c) = self.captures.as_mut() {
                 c.flush();
             }
         }
     }
+}
 
-    fn report(&self, events: Vec<PortEvent>) {
-        for PortEvent::Down { port, iface, why } in events {
-            tracing::error!(port, %iface, "port down: {why}; the switch goes on without it");
-            eprintln!("janus switch: port {port} ({iface}) is down: {why}");
+fn report(events: Vec<PortEvent>) {
+    for PortEvent::Down { port, iface, why } in events {
+        tracing::error!(port, %iface, "port down: {why}; the switch goes on without it");
+        eprintln!("janus switch: port {port} ({iface}) is down: {why}");
+    }
+}
+
+/// What the nanomsg socket reports: connections on stderr, port
+/// messages in the log.
+fn report_notice(notice: Notice) {
+    match notice {
+        Notice::Connected { peer } => {
+            tracing::info!(%peer, "nanomsg peer connected");
+            eprintln!("janus switch: nanomsg peer connected ({peer})");
+        }
+        Notice::Disconnected { peer, why } => {
+            let why = why.map(|w| format!(": {w}")).unwrap_or_default();
+            tracing::info!(%peer, "nanomsg peer disconnected{why}");
+            eprintln!("janus switch: nanomsg peer disconnected ({peer}){why}");
+        }
+        Notice::Refused { peer, why } => {
+            tracing::warn!(%peer, "nanomsg connection refused: {why}");
+            eprintln!("janus switch: nanomsg connection refused ({peer}): {why}");
+        }
+        Notice::PortAdded { port } => tracing::info!(port, "nanomsg: port added"),
+        Notice::PortRemoved { port } => tracing::info!(port, "nanomsg: port removed"),
+        Notice::PortStatus { port, status } => {
+            tracing::info!(
+                port,
+                status,
+                "nanomsg: port status set (not enforced, as bmv2)"
+            )
+        }
+        Notice::Bad { why } => {
+            tracing::warn!("nanomsg: a message is dropped: {why}");
+            eprintln!("janus switch: a nanomsg message is dropped: {why}");
         }
     }
 }

@@ -199,10 +199,13 @@ impl Server {
         // Reads every line (so the pipe never fills); sends the address.
         thread::spawn(move || {
             for line in BufReader::new(pipe).lines().map_while(Result::ok) {
-                if let Some(addr) = listen_addr(&line) {
+                // Kept before the address is sent, so the caller sees the
+                // line that named it.
+                let addr = listen_addr(&line);
+                lines.lock().expect("lines").push(line);
+                if let Some(addr) = addr {
                     let _ = tx.send(addr);
                 }
-                lines.lock().expect("lines").push(line);
             }
         });
         let mut server = Server {
@@ -286,4 +289,16 @@ impl Pki {
             path("ca.pem"),
         ]
     }
+}
+
+/// Packets in the pcap file at `path` (0 while it is missing or not a
+/// whole pcap yet, as when a switch is still writing it).
+pub fn pcap_records(path: &Path) -> usize {
+    let Ok(bytes) = std::fs::read(path) else {
+        return 0;
+    };
+    let Ok(reader) = janus_pcap::open(&bytes) else {
+        return 0;
+    };
+    reader.filter_map(Result::ok).count()
 }
