@@ -85,6 +85,28 @@ fn the_command_line_is_checked_as_simple_switch_grpc_takes_it() {
     let (code, stderr) = refused(&["-i", "1@janus-nosuch0", p]);
     assert_eq!(code, Some(1), "{stderr}");
     assert!(stderr.contains("janus-nosuch0"), "{stderr}");
+    // -D reaches the preprocessor: without it the program stops at its
+    // #error (exit 2); with it, it compiles and the switch goes on to its
+    // (missing) interface.
+    let guarded = dir.join("guarded.p4");
+    std::fs::write(
+        &guarded,
+        format!("#ifndef NEEDED\n#error NEEDED is not defined\n#endif\n{PROGRAM}"),
+    )
+    .unwrap();
+    let g = guarded.to_str().unwrap();
+    let (code, stderr) = refused(&["-i", "1@janus-nosuch0", g]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("NEEDED is not defined"), "{stderr}");
+    let (code, stderr) = refused(&["-D", "NEEDED", "-i", "1@janus-nosuch0", g]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("janus-nosuch0"), "{stderr}");
+    // A translation file that does not parse.
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "port_t\n").unwrap();
+    let (code, stderr) = refused(&[p, "--", "--translations", bad.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("line 1"), "{stderr}");
 }
 
 #[test]

@@ -290,7 +290,7 @@ fn start_state(
     let Some(path) = p4 else {
         return Ok(());
     };
-    let pipeline = initial_pipeline_with(path, &preprocess.options(), &service.translation_file())
+    let pipeline = initial_pipeline(path, &preprocess.options(), &service.translation_file())
         .map_err(|e| {
             eprintln!("error: {}: {e}", path.display());
             ExitCode::from(2)
@@ -311,22 +311,9 @@ fn start_state(
     }
 }
 
-/// The pipeline `--p4` names: compiled (with `-I` directories only), with
-/// the program's own P4Info.
+/// The pipeline `--p4` names, compiled with the front end's options
+/// (`-I`, `-D`), with the program's own P4Info.
 pub(crate) fn initial_pipeline(
-    path: &Path,
-    include: &[PathBuf],
-    translations: &janus_ctrl::translation::TranslationFile,
-) -> Result<Pipeline, String> {
-    let opts = janus_p4::driver::Options {
-        include_dirs: include.to_vec(),
-        ..Default::default()
-    };
-    initial_pipeline_with(path, &opts, translations)
-}
-
-/// [`initial_pipeline`] with all the front end's options (`-I`, `-D`).
-pub(crate) fn initial_pipeline_with(
     path: &Path,
     opts: &janus_p4::driver::Options,
     translations: &janus_ctrl::translation::TranslationFile,

@@ -159,7 +159,7 @@ fn development(args: &RunArgs, p4: &std::path::Path) -> Result<Served, ExitCode>
         }
     };
     let pipeline =
-        super::ctrl::initial_pipeline_with(p4, &args.preprocess.options(), &Default::default())
+        super::ctrl::initial_pipeline(p4, &args.preprocess.options(), &Default::default())
             .map_err(|e| fail(format!("{}: {e}", p4.display())))?;
     Ok(Served {
         pipeline,

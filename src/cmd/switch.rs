@@ -88,9 +88,9 @@ pub struct SwitchArgs {
     /// Accepted for compatibility (Janus takes any port number 0 to 511).
     #[arg(long, value_name = "N")]
     max_port_count: Option<u32>,
-    /// Add a directory to the include search path of a P4 program.
-    #[arg(short = 'I', value_name = "DIR")]
-    include: Vec<PathBuf>,
+    /// `-I DIR` and `-D NAME[=VALUE]` for a P4 program (Janus; bmv2 takes JSON).
+    #[command(flatten)]
+    preprocess: super::p4::PreprocessArgs,
     /// The program: P4 source, or a pipeline file (`janus p4 compile -o`);
     /// not bmv2 JSON.
     program: Option<PathBuf>,
@@ -141,6 +141,10 @@ struct TargetArgs {
     /// and restore them at start-up (as `janus ctrl serve --state`).
     #[arg(long, value_name = "DIR")]
     state: Option<PathBuf>,
+    /// Janus: `@p4runtime_translation` mappings to pin in every pipeline
+    /// (as `janus ctrl serve --translations`).
+    #[arg(long, value_name = "FILE")]
+    translations: Option<PathBuf>,
 }
 
 fn parse_interface(s: &str) -> Result<(u32, String), String> {
@@ -284,8 +288,17 @@ pub fn run(args: SwitchArgs) -> ExitCode {
         Ok(t) => t,
         Err(e) => return refuse(e),
     };
+    let translations = match target
+        .translations
+        .as_deref()
+        .map(janus_ctrl::translation::TranslationFile::load)
+        .transpose()
+    {
+        Ok(t) => t.unwrap_or_default(),
+        Err(e) => return refuse(format!("--translations {e}")),
+    };
     let pipeline = match (&args.program, args.no_p4) {
-        (Some(path), false) => match load_program(path, &args.include) {
+        (Some(path), false) => match load_program(path, &args.preprocess, &translations) {
             Ok(p) => Some(p),
             Err(e) => return refuse(format!("{}: {e}", path.display())),
         },
@@ -334,6 +347,7 @@ pub fn run(args: SwitchArgs) -> ExitCode {
         },
     };
     let service = P4RuntimeService::with_cpu_port(args.device_id, cpu_port);
+    service.set_translation_file(translations);
     if let Some(state) = target.state
         && let Err(e) = service.restore(&janus_ctrl::journal::StateConfig::new(state.clone()))
     {
@@ -440,7 +454,11 @@ fn tls_config(t: &TargetArgs) -> Result<Option<janus_ctrl::auth::TlsConfig>, Str
 
 /// The program at `path`: P4 source or a pipeline file; a bmv2 JSON gets
 /// the control plane's message saying what to give instead.
-fn load_program(path: &Path, include: &[PathBuf]) -> Result<janus_ctrl::device::Pipeline, String> {
+fn load_program(
+    path: &Path,
+    preprocess: &super::p4::PreprocessArgs,
+    translations: &janus_ctrl::translation::TranslationFile,
+) -> Result<janus_ctrl::device::Pipeline, String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
         return match janus_ctrl::device::compile_device_config(&bytes) {
@@ -448,7 +466,7 @@ fn load_program(path: &Path, include: &[PathBuf]) -> Result<janus_ctrl::device::
             Ok(_) => Err("a JSON file is not a program".into()),
         };
     }
-    super::ctrl::initial_pipeline(path, include, &Default::default())
+    super::ctrl::initial_pipeline(path, &preprocess.options(), translations)
 }
 
 /// Each port's captures, `<iface>_in.pcap` and `<iface>_out.pcap`; over
