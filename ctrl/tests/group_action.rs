@@ -9,7 +9,6 @@
 mod common;
 
 use common::*;
-use janus_ctrl::journal::{JournalError, StateConfig};
 use janus_ctrl::proto::p4::config::v1 as cfg;
 use janus_ctrl::proto::p4::v1 as p4;
 use janus_ctrl::proto::p4::v1::p4_runtime_client::P4RuntimeClient;
@@ -18,7 +17,6 @@ use p4::update::Type::{Delete, Insert, Modify};
 use p4::write_request::Atomicity;
 use prost::Message;
 use std::collections::BTreeSet;
-use std::time::{Duration, Instant};
 use tonic::Code;
 use tonic::transport::Channel;
 
@@ -156,17 +154,6 @@ fn ids_of(info: &cfg::P4Info) -> Ids {
         mark: id("I.mark"),
         sel: implementation(route),
         plain_profile: implementation(plain),
-    }
-}
-
-fn entity(e: E) -> p4::Entity {
-    p4::Entity { entity: Some(e) }
-}
-
-fn upd(kind: p4::update::Type, e: E) -> p4::Update {
-    p4::Update {
-        r#type: kind as i32,
-        entity: Some(entity(e)),
     }
 }
 
@@ -856,41 +843,12 @@ async fn the_push_check_takes_group_action_scopes() {
     assert!(send(&s, 0x0a, 1, 4).iter().all(|o| o.etype == 0x8821));
 }
 
-fn state_dir(name: &str) -> StateConfig {
-    let dir =
-        std::env::temp_dir().join(format!("janus-group-action-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    StateConfig::new(dir)
-}
-
-/// Waits (bounded) until a dropped server has let the directory go.
-async fn wait_unlocked(cfg: &StateConfig) {
-    let until = Instant::now() + LIMIT;
-    loop {
-        match janus_ctrl::journal::check(&cfg.dir) {
-            Ok(_) => return,
-            Err(JournalError::Locked(_)) if Instant::now() < until => {
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
-            Err(e) => panic!("the lock stays held: {e}"),
-        }
-    }
-}
-
-async fn start_in(cfg: &StateConfig) -> Server {
-    let cfg = cfg.clone();
-    start_with(move |s| {
-        s.restore(&cfg).expect("the state restores");
-    })
-    .await
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_journal_restores_group_actions() {
     // Every batch replayed, and compacted every two batches (the snapshot
     // holds the sets as read, group actions included).
     for (name, every) in [("replay", 0), ("snapshot", 2)] {
-        let mut cfg = state_dir(name);
+        let mut cfg = state_dir("group-action", name);
         cfg.snapshot_every = every;
         let ids = ids_of(config().p4info.as_ref().unwrap());
         let (seen, flows) = {
