@@ -601,7 +601,8 @@ impl TableState {
     }
 
     /// An empty table shaped as the IR declares it: its key fields, size
-    /// (1024 when not given), and its default action: `default_action`, or
+    /// (1024 when not given; per instance when computed from constructor
+    /// parameters), and its default action: `default_action`, or
     /// `NoAction` when the table lists it and gives none.
     pub fn from_ir(
         p: &janus_p4::ir::Program,
@@ -622,6 +623,13 @@ impl TableState {
                 width,
                 signed,
             });
+        }
+        // A `size` over constructor parameters was folded per instance
+        // (`lower`); one still open did not fold.
+        if t.size.is_none() && t.size_expr.is_some() {
+            return Err(CompileError::Unsupported(
+                "a table size that does not fold to a constant",
+            ));
         }
         let mut table = TableState::new(keys, t.size.unwrap_or(1024) as usize);
         table.direct_counter = t.direct_counter.is_some();

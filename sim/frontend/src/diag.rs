@@ -167,6 +167,15 @@ codes! {
         "The values in a structured annotation (`@A[x = 1, y = \"s\"]` or `@A[1, true]`) must be \
          compile-time constants of type `int`, `string` or `bool`.\n\n\
          Example: `@A[x = 8w1]` (a `bit<8>`) or `@A[x = {1, 2}]` (a tuple).";
+    BadPacketArgument = "E0218", "invalid argument of a packet method",
+        "core.p4's packet methods take what p4c's CheckCoreMethods allows: `extract` takes a \
+         header (a header stack's `next`, an element, a union member) or `_`, not a struct, \
+         union, stack or scalar; `extract(h)` needs a header without `varbit` fields and \
+         `extract(h, n)` one with a `varbit` field; `lookahead<T>` needs a fixed-width `T` (no \
+         varbit, no header union, not `void`); `emit` takes headers, stacks, unions, and structs \
+         or tuples of those. Inside a generic parser or control, a value of a type parameter \
+         is checked where the block is used with concrete types.\n\n\
+         Example: `pkt.extract(meta);` for a struct `meta`.";
     // ---- E03xx: statements and control flow ----
     NotAllowedHere = "E0300", "not allowed here",
         "The statement, call or declaration is not allowed in this context, e.g. applying a table in \
@@ -227,7 +236,7 @@ codes! {
          p4c requires.\n\nExample: `#define V1MODEL_VERSION 20210101`.";
     // ---- Wxxxx: warnings ----
     UnusedDeclaration = "W0001", "unused declaration",
-        "A declaration is never used, where p4c warns about it: a parameter of a function, a \
+        "A declaration is never used, where p4c warns about it: a parameter of a function or an action, a \
          table never applied, an instance (other than `main`) never referenced. As in p4c, \
          nothing is reported inside a parser or control that is never instantiated, and \
          `@unused` or `@noWarn(\"unused\")` on the declaration silences it.";

@@ -514,7 +514,7 @@ impl ParserState {
 }
 
 /// The checked program.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Program {
     pub types: TypeTable,
     pub errors: Vec<String>,

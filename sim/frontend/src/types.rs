@@ -110,7 +110,7 @@ pub enum Ty {
 }
 
 /// Interns types and keeps the struct and enum definitions they refer to.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct TypeTable {
     types: Vec<Ty>,
     ids: HashMap<Ty, TyId>,

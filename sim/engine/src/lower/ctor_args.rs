@@ -10,7 +10,8 @@
 //! externs such as `counter(n * 2, ...)`) have arguments that are not, is
 //! pointed at a copy of the block (one per block and argument values, made
 //! as for a generic block's specialisation) whose nested instances have
-//! those arguments substituted and folded. Copies' nested instances are met
+//! those arguments substituted and folded, as are table sizes over them
+//! (`size = n * 2;`). Copies' nested instances are met
 //! later in the same walk, so chains of such arguments resolve level by
 //! level.
 
@@ -56,12 +57,16 @@ fn const_of(e: &Expr) -> Option<Value> {
 /// Whether some instance declared in block `b` has an argument that is not
 /// a constant (nor an instance, which needs no value).
 fn has_open_args(p: &Program, b: BlockId) -> bool {
-    p.blocks[b.0 as usize].instances.iter().any(|n| {
+    let block = &p.blocks[b.0 as usize];
+    block.instances.iter().any(|n| {
         p.instances[n.0 as usize]
             .args
             .iter()
             .any(|a| !matches!(a.kind, ExprKind::Const(_) | ExprKind::Instance(_)))
-    })
+    }) || block
+        .tables
+        .iter()
+        .any(|t| p.tables[t.0 as usize].size_expr.is_some())
 }
 
 /// Appends a copy of block `b` whose constructor parameters are bound to

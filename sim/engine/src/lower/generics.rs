@@ -461,6 +461,18 @@ pub(super) fn specialise_block(
         .iter()
         .map(|t| {
             let mut table = p.tables[t.0 as usize].clone();
+            // A `size` over constructor parameters: folded once they are
+            // bound.
+            if let Some(e) = &mut table.size_expr {
+                super::ctor_args::bind_values(copy.types, e, values);
+                match &e.kind {
+                    ExprKind::Const(Value::Int(n)) => {
+                        table.size = u64::try_from(n).ok();
+                        table.size_expr = None;
+                    }
+                    _ => copy.expr(e),
+                }
+            }
             table.keys.iter_mut().for_each(|k| copy.expr(&mut k.expr));
             table.actions.iter_mut().for_each(|a| copy.action_call(a));
             if let Some(a) = &mut table.default_action {

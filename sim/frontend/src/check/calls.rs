@@ -86,6 +86,7 @@ impl Checker<'_> {
                 };
                 self.check_compared_type_args(&sigs[k], &inv.type_args, span, &name);
                 self.check_call_result(&inv, span, &name);
+                self.recheck_generic_call(ids[k].0, &inv.type_args, span);
                 mk(
                     inv.ret,
                     ExprKind::Call(Callee::Function(ids[k]), inv.args),
@@ -420,44 +421,13 @@ impl Checker<'_> {
             return unknown(span);
         };
         self.check_call_result(&inv, span, &m.name);
-        if ext_name == "packet_in" && m.name == "extract" && inv.args.len() == 2 {
-            self.check_varbit_extract(&inv.args, span);
-        }
+        self.check_packet_method(ext_name, &m.name, &inv, span);
         let callee = Callee::ExternMethod {
             receiver: Box::new(recv),
             name: m.name.clone(),
             type_args: inv.type_args,
         };
         mk(inv.ret, ExprKind::Call(callee, inv.args), span)
-    }
-
-    /// `b.extract(h, n)` needs a header with exactly one `varbit` field to
-    /// put the `n` bits in. A header may declare more than one (p4c accepts
-    /// the declaration and refuses the extract, in its `hasVarbitsOrUnions`
-    /// check), but it cannot be extracted.
-    fn check_varbit_extract(&mut self, args: &[Option<ir::Expr>], span: Span) {
-        let Some(Some(h)) = args.first() else {
-            return;
-        };
-        let Some(info) = self.prog.types.struct_info(h.ty) else {
-            return;
-        };
-        let varbits = info
-            .fields
-            .iter()
-            .filter(|f| matches!(self.prog.types.get(f.ty), Ty::Varbit { .. }))
-            .count();
-        if varbits > 1 {
-            let name = info.name.clone();
-            self.error(
-                Code::BadTypeArgument,
-                span,
-                format!(
-                    "`{name}` has {varbits} `varbit` fields; a header extracted with a length \
-                     must have exactly one"
-                ),
-            );
-        }
     }
 
     fn table_apply(&mut self, id: ir::TableId, args: &[ast::Arg], span: Span) -> ir::Expr {
@@ -1156,6 +1126,7 @@ impl Checker<'_> {
         };
         let cp = self.control_plane_name(name, &annotations);
         let id = ir::InstanceId(self.prog.instances.len() as u32);
+        let of_block = matches!(of, ir::InstanceOf::Block(_));
         self.prog.instances.push(ir::Instance {
             name: name.to_string(),
             cp_name: cp,
@@ -1165,6 +1136,9 @@ impl Checker<'_> {
             annotations,
             span,
         });
+        if of_block {
+            self.recheck_generic_use(ty, span);
+        }
         Some(id)
     }
 
@@ -1335,6 +1309,7 @@ impl Checker<'_> {
             args: targs,
         });
         self.prog.instances[id.0 as usize].ty = ty;
+        self.recheck_generic_use(ty, v.span);
     }
 
     /// p4c's control-plane name for a declaration: `@name` if given (a

@@ -1,5 +1,6 @@
 //! Declarations at the top level and inside parsers and controls.
 
+use super::generic_recheck::{GenericBody, GenericKey};
 use super::{
     Binding, BlockInfo, BlockKind, Checker, Context, ExternInfo, ExternMethod, ParamSig, Sig,
 };
@@ -333,6 +334,18 @@ impl Checker<'_> {
         self.declare(&e.name, Binding::Type(ty));
     }
 
+    /// Declares type parameters, as themselves or bound to `bind`.
+    fn bind_type_params(&mut self, params: &[ast::Ident], owner: u32, bind: Option<&[TyId]>) {
+        match bind {
+            Some(args) => {
+                for (p, a) in params.iter().zip(args) {
+                    self.declare(p, Binding::Type(*a));
+                }
+            }
+            None => self.declare_type_params(params, owner),
+        }
+    }
+
     fn declare_type_params(&mut self, params: &[ast::Ident], owner: u32) {
         for (i, p) in params.iter().enumerate() {
             let ty = self.types().intern(Ty::Param {
@@ -392,10 +405,16 @@ impl Checker<'_> {
     }
 
     fn function_sig(&mut self, f: &ast::FunctionProto) -> Sig {
+        self.function_sig_with(f, None)
+    }
+
+    /// A function's signature; `bind` gives its type parameters concrete
+    /// types (re-checking a generic function for one call).
+    fn function_sig_with(&mut self, f: &ast::FunctionProto, bind: Option<&[TyId]>) -> Sig {
         let owner = self.fresh_owner();
         self.check_distinct_params(&f.type_params, &[&f.params]);
         self.scoped(|c| {
-            c.declare_type_params(&f.type_params, owner);
+            c.bind_type_params(&f.type_params, owner, bind);
             let ret = c.resolve_type(&f.ret);
             let params = c.param_sigs(&f.params);
             c.check_param_types(&f.params, &params, false, false);
@@ -520,8 +539,11 @@ impl Checker<'_> {
         });
         let saved = self.ctx;
         self.check_distinct_params(&proto.type_params, &[&proto.params, ctor]);
+        // Re-checking a use of a generic block: its type parameters are
+        // the use's types.
+        let bind = self.take_recheck_binding();
         let (result, sigs, ctor_sigs) = self.scoped(|c| {
-            c.declare_type_params(&proto.type_params, owner);
+            c.bind_type_params(&proto.type_params, owner, bind.as_deref());
             let sigs = c.param_sigs(&proto.params);
             let ctor_sigs = c.param_sigs(ctor);
             c.check_param_types(&proto.params, &sigs, false, false);
@@ -551,7 +573,14 @@ impl Checker<'_> {
         result
     }
 
-    fn parser_decl(&mut self, p: &ast::ParserDecl, span: Span) {
+    pub(crate) fn parser_decl(&mut self, p: &ast::ParserDecl, span: Span) {
+        let scope = self.generic_scope(&p.proto.type_params);
+        self.parser_body(p, span);
+        let key = GenericKey::Block(self.blocks.len().saturating_sub(1) as u32);
+        self.keep_generic(key, scope, GenericBody::Parser(p.clone()), span);
+    }
+
+    fn parser_body(&mut self, p: &ast::ParserDecl, span: Span) {
         self.with_block(
             BlockKind::Parser,
             &p.proto,
@@ -718,7 +747,14 @@ impl Checker<'_> {
         }
     }
 
-    fn control_decl(&mut self, ctl: &ast::ControlDecl, span: Span) {
+    pub(crate) fn control_decl(&mut self, ctl: &ast::ControlDecl, span: Span) {
+        let scope = self.generic_scope(&ctl.proto.type_params);
+        self.control_body(ctl, span);
+        let key = GenericKey::Block(self.blocks.len().saturating_sub(1) as u32);
+        self.keep_generic(key, scope, GenericBody::Control(ctl.clone()), span);
+    }
+
+    fn control_body(&mut self, ctl: &ast::ControlDecl, span: Span) {
         self.with_block(
             BlockKind::Control,
             &ctl.proto,
@@ -822,6 +858,7 @@ impl Checker<'_> {
         self.return_ty = None;
         let (params, body) = self.scoped(|c| {
             let params = c.declare_params(&a.params, &sigs, false);
+            c.action_params_may_be_unused(a, &params);
             let body = c.block_stmts(&a.body);
             (params, body)
         });
@@ -839,8 +876,21 @@ impl Checker<'_> {
         id
     }
 
-    fn function_decl(&mut self, f: &ast::FunctionDecl, span: Span) {
-        let sig = self.function_sig(&f.proto);
+    pub(crate) fn function_decl(&mut self, f: &ast::FunctionDecl, span: Span) {
+        let scope = self.generic_scope(&f.proto.type_params);
+        let bind = self.take_recheck_binding();
+        let id = self.function_body(f, span, bind.as_deref());
+        let key = GenericKey::Function(id.0);
+        self.keep_generic(key, scope, GenericBody::Function(f.clone()), span);
+    }
+
+    fn function_body(
+        &mut self,
+        f: &ast::FunctionDecl,
+        span: Span,
+        bind: Option<&[TyId]>,
+    ) -> ir::FunctionId {
+        let sig = self.function_sig_with(&f.proto, bind);
         let id = ir::FunctionId(self.prog.functions.len() as u32);
         self.fn_sigs.push(sig.clone());
         self.prog.functions.push(ir::Function {
@@ -856,7 +906,7 @@ impl Checker<'_> {
         self.ctx = Context::Function;
         self.return_ty = Some(sig.ret);
         let (params, body) = self.scoped(|c| {
-            c.declare_type_params(&f.proto.type_params, sig.owner);
+            c.bind_type_params(&f.proto.type_params, sig.owner, bind);
             let params = c.declare_params(&f.proto.params, &sig.params, false);
             for (p, decl) in params.iter().zip(&f.proto.params) {
                 if super::usage::suppressed(&decl.annotations)
@@ -898,6 +948,7 @@ impl Checker<'_> {
         func.params = params;
         func.body = body;
         self.declare(&f.proto.name, Binding::Functions(vec![id]));
+        id
     }
 
     fn instance_decl(&mut self, i: &ast::InstanceDecl, span: Span) -> Option<ir::InstanceId> {

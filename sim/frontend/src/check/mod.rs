@@ -13,6 +13,8 @@ mod consts;
 mod decls;
 mod exprs;
 mod fold;
+mod generic_recheck;
+mod packet_methods;
 mod stmts;
 mod table_rules;
 mod tables;
@@ -239,6 +241,8 @@ pub(crate) struct Checker<'a> {
     /// at each apply before the apply block: it may apply a table
     /// (`bool hit = t.apply().hit;`), as p4c allows.
     pub(crate) in_control_var_init: bool,
+    /// Generic parsers and controls, checked again per use.
+    pub(crate) recheck: generic_recheck::RecheckState,
 }
 
 impl<'a> Checker<'a> {
@@ -273,6 +277,7 @@ impl<'a> Checker<'a> {
             block_overloads: HashMap::new(),
             overload_chosen: false,
             in_control_var_init: false,
+            recheck: Default::default(),
         }
     }
 
@@ -307,6 +312,7 @@ impl<'a> Checker<'a> {
         if let Some(fs) = self.map.resolve(span) {
             d = d.at(fs, "");
         }
+        let d = self.recheck_note(d);
         self.diags.push(d);
     }
 
@@ -324,11 +330,12 @@ impl<'a> Checker<'a> {
         if let Some(fs) = self.map.resolve(span) {
             d = d.at(fs, "");
         }
+        let d = self.recheck_note(d);
         self.diags.push(d);
     }
 
     pub(crate) fn warning(&mut self, code: Code, span: Span, message: impl Into<String>) {
-        if !self.reported.insert((code, span)) {
+        if self.rechecking() || !self.reported.insert((code, span)) {
             return;
         }
         let mut d = Diagnostic::warning(code, message);

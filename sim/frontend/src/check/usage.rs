@@ -24,7 +24,7 @@ pub(crate) enum Candidate {
 }
 
 /// What the checker saw used, and what may be unused.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Usage {
     pub vars: HashSet<VarId>,
     pub tables: HashSet<TableId>,
@@ -41,6 +41,33 @@ impl Checker<'_> {
         self.usage
             .candidates
             .push((c, block, span, name.to_string()));
+    }
+
+    /// An action's parameters, reported if never referenced, as p4c's
+    /// `RemoveUnusedDeclarations` reports every parameter of an action it
+    /// visits ("'x' is unused"), control-plane ones included.
+    pub(crate) fn action_params_may_be_unused(
+        &mut self,
+        a: &crate::ast::ActionDecl,
+        params: &[crate::ir::Param],
+    ) {
+        if suppressed(&a.annotations) {
+            return;
+        }
+        for (p, decl) in params.iter().zip(&a.params) {
+            if suppressed(&decl.annotations) {
+                continue;
+            }
+            self.may_be_unused(
+                Candidate::Param {
+                    var: p.var,
+                    owner: a.name.name.clone(),
+                    what: "action",
+                },
+                decl.name.span,
+                &decl.name.name,
+            );
+        }
     }
 
     /// The W0001 warnings, once the whole program is checked.

@@ -15,7 +15,7 @@ control FlowPre(in headers_t h, inout meta_t m, in pna_pre_input_metadata_t istd
     apply { }
 }
 control FlowMain(inout headers_t h, inout meta_t m, in pna_main_input_metadata_t istd, inout pna_main_output_metadata_t ostd) {
-    action established(bit<32> peer) { send_to_port((PortId_t) 1); }
+    action established(@unused bit<32> peer) { send_to_port((PortId_t) 1); }
     action learn() {
         bool added = add_entry("established", (flow_params_t) { peer = h.ipv4.src },
                                (ExpireTimeProfileId_t) 2);
