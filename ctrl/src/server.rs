@@ -275,62 +275,45 @@ impl Shared {
     }
 
     /// Runs a packet arriving on `port` through the committed pipeline
-    /// (`None` without one). Copies sent to the CPU port lose their
+    /// (`false` without one). Copies sent to the CPU port lose their
     /// `packet_in` header and go to the primary as PacketIns (dropped when
-    /// there is no primary or its stream is full); the others are returned.
+    /// there is no primary or its stream is full; `cpu` is their reused
+    /// buffer); the others go to `out` as (port, bytes) from the switch's
+    /// reused buffer, so a unicast packet allocates nothing.
     fn run_packet(
         &self,
         state: &mut State,
         port: u32,
         bytes: &[u8],
-    ) -> Option<Vec<(u32, Vec<u8>)>> {
+        cpu: &mut Vec<Vec<u8>>,
+        out: &mut dyn FnMut(u32, &[u8]),
+    ) -> bool {
         let State {
             pipeline,
             arbitration,
             ..
         } = state;
-        let pipeline = pipeline.as_mut()?;
+        let Some(pipeline) = pipeline.as_mut() else {
+            return false;
+        };
         self.port_stats.count_in(port, bytes.len());
-        let mut rest = Vec::new();
-        let sent = pipeline.switch.process(port, bytes);
-        if sent.is_empty() {
+        let mut sent = false;
+        let cpu_port = self.cpu_port;
+        let stats = &self.port_stats;
+        pipeline.switch.process_with(port, bytes, &mut |p, frame| {
+            sent = true;
+            stats.count_out(p, frame.len());
+            if p == cpu_port {
+                cpu.push(frame.to_vec());
+            } else {
+                out(p, frame);
+            }
+        });
+        if !sent {
             self.port_stats.count_discard(port);
         }
-        for (p, frame) in sent {
-            self.port_stats.count_out(p, frame.len());
-            if p != self.cpu_port {
-                rest.push((p, frame));
-                continue;
-            }
-            let Some(mut packet) = pipeline.packet_in(&frame) else {
-                tracing::debug!(
-                    len = frame.len(),
-                    "CPU-port packet shorter than packet_in: dropped"
-                );
-                continue;
-            };
-            // To the primary of every role that takes this PacketIn.
-            let takers: Vec<_> = arbitration
-                .primaries()
-                .filter(|(_, access)| access.receives_packet_in(&packet.metadata))
-                .map(|(client, _)| client)
-                .collect();
-            if takers.is_empty() {
-                tracing::debug!("PacketIn dropped: no primary takes it");
-            }
-            for (i, client) in takers.iter().enumerate() {
-                let packet = if i + 1 < takers.len() {
-                    packet.clone()
-                } else {
-                    std::mem::take(&mut packet)
-                };
-                let msg = p4::StreamMessageResponse {
-                    update: Some(p4::stream_message_response::Update::Packet(packet)),
-                };
-                if client.tx.try_send(Ok(msg)).is_err() {
-                    tracing::debug!("PacketIn dropped: the primary's stream is full");
-                }
-            }
+        for frame in cpu.drain(..) {
+            to_primaries(pipeline, arbitration, &frame);
         }
         let lists = pipeline.digest_lists();
         if !lists.is_empty() {
@@ -350,7 +333,41 @@ impl Shared {
                 }
             }
         }
-        Some(rest)
+        true
+    }
+}
+
+/// A frame the pipeline sent to the CPU port, as a PacketIn to the
+/// primary of every role that takes it.
+#[cold]
+fn to_primaries(pipeline: &Pipeline, arbitration: &Arbitrations, frame: &[u8]) {
+    let Some(mut packet) = pipeline.packet_in(frame) else {
+        tracing::debug!(
+            len = frame.len(),
+            "CPU-port packet shorter than packet_in: dropped"
+        );
+        return;
+    };
+    let takers: Vec<_> = arbitration
+        .primaries()
+        .filter(|(_, access)| access.receives_packet_in(&packet.metadata))
+        .map(|(client, _)| client)
+        .collect();
+    if takers.is_empty() {
+        tracing::debug!("PacketIn dropped: no primary takes it");
+    }
+    for (i, client) in takers.iter().enumerate() {
+        let packet = if i + 1 < takers.len() {
+            packet.clone()
+        } else {
+            std::mem::take(&mut packet)
+        };
+        let msg = p4::StreamMessageResponse {
+            update: Some(p4::stream_message_response::Update::Packet(packet)),
+        };
+        if client.tx.try_send(Ok(msg)).is_err() {
+            tracing::debug!("PacketIn dropped: the primary's stream is full");
+        }
     }
 }
 
@@ -404,14 +421,52 @@ impl SwitchHandle {
     /// for the primary; the packets sent to other ports are returned as
     /// (port, frame). `None` before a pipeline is set.
     pub fn inject(&self, port: u32, packet: &[u8]) -> Option<Vec<(u32, Vec<u8>)>> {
-        let mut state = self.shared.lock();
-        self.shared.run_packet(&mut state, port, packet)
+        let mut sent = Vec::new();
+        let mut session = self.session();
+        session
+            .run(port, packet, &mut |p, frame| sent.push((p, frame.to_vec())))
+            .then_some(sent)
+    }
+
+    /// Holds the switch for a batch of packets: one lock for all of them
+    /// (control-plane updates wait for the batch; keep batches short).
+    pub fn session(&self) -> PacketSession<'_> {
+        PacketSession {
+            shared: &self.shared,
+            state: self.shared.lock(),
+            cpu: Vec::new(),
+        }
     }
 
     /// The per-port packet and byte counts of every packet that went
     /// through the pipeline (read without the server's lock).
     pub fn port_stats(&self) -> &PortStats {
         &self.shared.port_stats
+    }
+}
+
+/// The packet path's hold on the switch ([`SwitchHandle::session`]).
+pub struct PacketSession<'a> {
+    shared: &'a Shared,
+    state: MutexGuard<'a, State>,
+    /// Frames for the CPU port, reused.
+    cpu: Vec<Vec<u8>>,
+}
+
+impl PacketSession<'_> {
+    /// Runs a packet arriving on `port` as [`SwitchHandle::inject`] does,
+    /// handing the packets sent to ports other than the CPU port to `out`
+    /// from the switch's reused buffer (no allocation for a unicast
+    /// packet); `false` before a pipeline is set.
+    pub fn run(&mut self, port: u32, packet: &[u8], out: &mut dyn FnMut(u32, &[u8])) -> bool {
+        self.shared
+            .run_packet(&mut self.state, port, packet, &mut self.cpu, out)
+    }
+
+    /// Whether a control-plane call waits for the lock this session
+    /// holds (end the batch early to let it in).
+    pub fn contended(&self) -> bool {
+        self.shared.waiting.load(Ordering::Relaxed) > 0
     }
 }
 
@@ -737,10 +792,14 @@ impl P4RuntimeService {
             Some(Err(e)) => return refuse(e.code, e.message, po),
             Some(Ok(frame)) => frame,
         };
-        let sent = self
-            .shared
-            .run_packet(&mut state, self.shared.cpu_port, &frame)
-            .unwrap_or_default();
+        let mut sent = Vec::new();
+        self.shared.run_packet(
+            &mut state,
+            self.shared.cpu_port,
+            &frame,
+            &mut Vec::new(),
+            &mut |p, bytes| sent.push((p, bytes.to_vec())),
+        );
         match &state.port_out {
             Some(out) => {
                 for copy in sent {

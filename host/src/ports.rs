@@ -36,6 +36,8 @@ pub struct PortSet {
     ports: Vec<Port>,
     /// Frames handed to each `poll` callback at most per port and round.
     batch: usize,
+    /// The descriptors polled, reused.
+    fds: Vec<PollFd>,
 }
 
 /// Checks a port list: port numbers and interface names unique.
@@ -78,6 +80,7 @@ impl PortSet {
         Ok(PortSet {
             ports: out,
             batch: 64,
+            fds: Vec::new(),
         })
     }
 
@@ -92,24 +95,33 @@ impl PortSet {
     pub fn poll(
         &mut self,
         timeout: Duration,
-        mut f: impl FnMut(u32, &[u8]),
+        f: impl FnMut(u32, &[u8]),
     ) -> io::Result<Vec<PortEvent>> {
-        let mut fds: Vec<PollFd> = self
-            .ports
-            .iter()
-            .filter_map(|p| p.ring.as_ref().map(|r| PollFd::readable(r.raw_fd())))
-            .collect();
-        if fds.is_empty() {
+        let events = self.wait(timeout)?;
+        self.drain(f);
+        Ok(events)
+    }
+
+    /// Waits at most `timeout` until a port has frames (or fails). Ports
+    /// whose interface failed are stopped and returned as events.
+    pub fn wait(&mut self, timeout: Duration) -> io::Result<Vec<PortEvent>> {
+        self.fds.clear();
+        self.fds.extend(
+            self.ports
+                .iter()
+                .filter_map(|p| p.ring.as_ref().map(|r| PollFd::readable(r.raw_fd()))),
+        );
+        if self.fds.is_empty() {
             std::thread::sleep(timeout);
             return Ok(Vec::new());
         }
-        wait(&mut fds, timeout)?;
+        wait(&mut self.fds, timeout)?;
         let mut events = Vec::new();
-        let mut ready = fds.iter();
+        let mut ready = self.fds.iter();
         for p in &mut self.ports {
-            let Some(ring) = p.ring.as_mut() else {
+            if p.ring.is_none() {
                 continue;
-            };
+            }
             let Some(fd) = ready.next() else { break };
             if fd.is_closed() {
                 events.push(PortEvent::Down {
@@ -118,14 +130,22 @@ impl PortSet {
                     why: "the interface went away".into(),
                 });
                 p.ring = None;
-                continue;
-            }
-            if fd.is_readable() {
-                let number = p.number;
-                ring.recv_batch(self.batch, |frame| f(number, frame));
             }
         }
         Ok(events)
+    }
+
+    /// Hands the frames waiting (at most a batch per port) to `f` with
+    /// their port number, without blocking; returns how many.
+    pub fn drain(&mut self, mut f: impl FnMut(u32, &[u8])) -> usize {
+        let mut n = 0;
+        for p in &mut self.ports {
+            if let Some(ring) = p.ring.as_mut() {
+                let number = p.number;
+                n += ring.recv_batch(self.batch, |frame| f(number, frame));
+            }
+        }
+        n
     }
 
     /// Queues `frame` on port `number`; `false` when the port is unknown,
@@ -175,9 +195,59 @@ impl PortSet {
     }
 }
 
+/// Frames waiting to be sent, in order, kept in one buffer that is
+/// reused: no allocation per frame once it has grown.
+#[derive(Debug, Default)]
+pub struct FrameQueue {
+    bytes: Vec<u8>,
+    /// (port, end of the frame in `bytes`).
+    frames: Vec<(u32, usize)>,
+}
+
+impl FrameQueue {
+    /// Queues a copy of `frame` for port `port`.
+    pub fn push(&mut self, port: u32, frame: &[u8]) {
+        self.bytes.extend_from_slice(frame);
+        self.frames.push((port, self.bytes.len()));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.frames.is_empty()
+    }
+
+    /// The frames queued, oldest first, as (port, bytes).
+    pub fn iter(&self) -> impl Iterator<Item = (u32, &[u8])> {
+        let mut start = 0;
+        self.frames.iter().map(move |&(port, end)| {
+            let frame = &self.bytes[start..end];
+            start = end;
+            (port, frame)
+        })
+    }
+
+    /// Forgets the frames queued, keeping the buffer.
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+        self.frames.clear();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_frame_queue_keeps_frames_in_order() {
+        let mut q = FrameQueue::default();
+        q.push(2, b"ab");
+        q.push(1, b"");
+        q.push(7, b"cde");
+        let got: Vec<(u32, &[u8])> = q.iter().collect();
+        assert_eq!(got, [(2, &b"ab"[..]), (1, &b""[..]), (7, &b"cde"[..])]);
+        q.clear();
+        assert!(q.is_empty());
+        assert_eq!(q.iter().count(), 0);
+    }
 
     #[test]
     fn ports_and_interfaces_are_unique() {

@@ -9,10 +9,12 @@
 //! in docs/switch.md.
 
 use clap::{Args, Parser};
-use janus_ctrl::server::{DEFAULT_CPU_PORT, P4RuntimeService, ServeConfig, serve_with};
+use janus_ctrl::server::{
+    DEFAULT_CPU_PORT, P4RuntimeService, PacketSession, ServeConfig, serve_with,
+};
 use janus_host::nanomsg::Endpoint;
 use janus_host::nanomsg::packet::{Notice, PacketSocket};
-use janus_host::ports::{PortEvent, PortSet};
+use janus_host::ports::{FrameQueue, PortEvent, PortSet};
 use janus_host::sys::packet_ring::RingConfig;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -573,77 +575,52 @@ struct DataPlane {
 
 impl DataPlane {
     fn run(mut self) {
-        let mut out: Vec<(u32, Vec<u8>)> = Vec::new();
+        let mut out = FrameQueue::default();
         loop {
-            let Self {
-                ports,
-                switch,
-                captures,
-                dump,
-                ..
-            } = &mut self;
-            let mut received = 0usize;
-            let mut deliver = |port: u32, frame: &[u8]| {
-                if port > DROP_PORT {
-                    tracing::warn!(
-                        port,
-                        "a packet on a port beyond 511 (not a v1model port): dropped"
-                    );
-                    return;
-                }
-                received += 1;
-                if let Some(c) = captures.as_mut() {
-                    c.write(port, true, frame);
-                }
-                if *dump > 0 {
-                    tracing::info!(port, data = %hex(frame, *dump), "packet in");
-                }
-                if let Some(sent) = switch.inject(port, frame) {
-                    out.extend(sent);
-                }
-            };
-            match ports {
-                Ports::Rings(rings) => match rings.poll(POLL, &mut deliver) {
-                    Ok(events) => report(events),
-                    Err(e) => {
-                        tracing::error!("the data plane cannot poll its ports: {e}");
-                        return;
+            let received = match &mut self.ports {
+                Ports::Rings(rings) => {
+                    match rings.wait(POLL) {
+                        Ok(events) => report(events),
+                        Err(e) => {
+                            tracing::error!("the data plane cannot poll its ports: {e}");
+                            return;
+                        }
                     }
-                },
+                    // One lock for the round's batch.
+                    let mut session = self.switch.session();
+                    let mut input = Input {
+                        captures: &mut self.captures,
+                        dump: self.dump,
+                    };
+                    let mut n = 0;
+                    rings.drain(|port, frame| {
+                        n += usize::from(input.run(&mut session, port, frame, &mut out));
+                    });
+                    n
+                }
                 Ports::Socket(socket) => {
-                    for notice in socket.poll(POLL, &mut deliver) {
+                    let mut input = Input {
+                        captures: &mut self.captures,
+                        dump: self.dump,
+                    };
+                    let mut n = 0;
+                    let switch = &self.switch;
+                    for notice in socket.poll(POLL, |port, frame| {
+                        n += usize::from(input.run(&mut switch.session(), port, frame, &mut out));
+                    }) {
                         report_notice(notice);
                     }
+                    n
                 }
-            }
-            while let Ok(packet) = self.packet_outs.try_recv() {
-                out.push(packet);
+            };
+            while let Ok((port, frame)) = self.packet_outs.try_recv() {
+                out.push(port, &frame);
             }
             let wrote = received > 0 || !out.is_empty();
-            for (port, frame) in out.drain(..) {
-                if let Some(c) = self.captures.as_mut() {
-                    c.write(port, false, &frame);
-                }
-                if self.dump > 0 {
-                    tracing::info!(port, data = %hex(&frame, self.dump), "packet out");
-                }
-                match &mut self.ports {
-                    Ports::Rings(rings) => {
-                        if !rings.send(port, &frame) {
-                            tracing::debug!(port, "no interface takes the packet: dropped");
-                        }
-                    }
-                    Ports::Socket(socket) => match socket.send(port, &frame) {
-                        Ok(()) => {}
-                        Err(janus_host::nanomsg::NnError::NoPeer) => {
-                            tracing::debug!(port, "no nanomsg peer takes the packet: dropped");
-                        }
-                        Err(e) => {
-                            tracing::warn!(port, "nanomsg: the packet is dropped: {e}");
-                        }
-                    },
-                }
+            for (port, frame) in out.iter() {
+                self.send(port, frame);
             }
+            out.clear();
             if let Ports::Rings(rings) = &mut self.ports {
                 report(rings.flush());
             }
@@ -651,6 +628,66 @@ impl DataPlane {
                 c.flush();
             }
         }
+    }
+
+    /// Queues `frame` on `port` (captured and dumped first).
+    fn send(&mut self, port: u32, frame: &[u8]) {
+        if let Some(c) = self.captures.as_mut() {
+            c.write(port, false, frame);
+        }
+        if self.dump > 0 {
+            tracing::info!(port, data = %hex(frame, self.dump), "packet out");
+        }
+        match &mut self.ports {
+            Ports::Rings(rings) => {
+                if !rings.send(port, frame) {
+                    tracing::debug!(port, "no interface takes the packet: dropped");
+                }
+            }
+            Ports::Socket(socket) => match socket.send(port, frame) {
+                Ok(()) => {}
+                Err(janus_host::nanomsg::NnError::NoPeer) => {
+                    tracing::debug!(port, "no nanomsg peer takes the packet: dropped");
+                }
+                Err(e) => {
+                    tracing::warn!(port, "nanomsg: the packet is dropped: {e}");
+                }
+            },
+        }
+    }
+}
+
+/// What happens to each packet received before the pipeline.
+struct Input<'a> {
+    captures: &'a mut Option<Captures>,
+    dump: usize,
+}
+
+impl Input<'_> {
+    /// Captures, dumps and runs one received packet, queueing what the
+    /// pipeline sends on `out`; `false` when it is dropped unrun.
+    fn run(
+        &mut self,
+        session: &mut PacketSession<'_>,
+        port: u32,
+        frame: &[u8],
+        out: &mut FrameQueue,
+    ) -> bool {
+        if port > DROP_PORT {
+            tracing::warn!(
+                port,
+                "a packet on a port beyond 511 (not a v1model port): dropped"
+            );
+            return false;
+        }
+        if let Some(c) = self.captures.as_mut() {
+            c.write(port, true, frame);
+        }
+        if self.dump > 0 {
+            tracing::info!(port, data = %hex(frame, self.dump), "packet in");
+        }
+        session.run(port, frame, &mut |p, f| out.push(p, f));
+        true
     }
 }
 
