@@ -150,6 +150,61 @@ fn compile_writes_p4info_and_a_loadable_pipeline() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A p4c-bm2-ss command line, as the p4lang tutorials' Makefile writes it
+/// (`--p4v 16 --p4runtime-files build/X.p4.p4info.txtpb -o build/X.json`),
+/// runs with only the binary changed: `.txtpb` is text P4Info, the same
+/// bytes as `.txt`; P4_14, other targets and unknown suffixes are refused
+/// with the option named.
+#[test]
+fn compile_takes_p4c_bm2_ss_command_lines() {
+    let dir = temp_dir("compile-p4c");
+    let program = repo("p4/examples/l3_router_acl.p4");
+    let txtpb = dir.join("router.p4.p4info.txtpb");
+    let txt = dir.join("router.p4info.txt");
+    let json = dir.join("router.json");
+    let files = format!("{},{}", txtpb.display(), txt.display());
+    janus_ok(&[
+        "p4",
+        "compile",
+        "--p4v",
+        "16",
+        "--std",
+        "p4-16",
+        "--target",
+        "bmv2",
+        "--arch",
+        "v1model",
+        "--p4runtime-files",
+        &files,
+        "-o",
+        &json.display().to_string(),
+        &program,
+    ]);
+    let text = std::fs::read(&txtpb).expect("txtpb written");
+    assert_eq!(text, std::fs::read(&txt).expect("txt written"));
+    assert!(String::from_utf8_lossy(&text).contains("name: \"RouterIngress.ipv4_lpm\""));
+    let bytes = std::fs::read(&json).expect("pipeline written");
+    janus_p4::pipeline::Pipeline::from_bytes(&bytes).expect("a pipeline file");
+    for (args, message) in [
+        (&["--p4v", "14"][..], "P4_16 programs only"),
+        (&["--std", "p4_14"][..], "P4_16 programs only"),
+        (&["--target", "ebpf"][..], "--target ebpf"),
+        (&["--arch", "tna"][..], "--arch tna"),
+        (
+            &["--p4runtime-files", "x.yaml"][..],
+            "suffix .yaml; known suffixes are .bin, .txt, .txtpb, .json",
+        ),
+    ] {
+        let mut all = vec!["p4", "compile", &program];
+        all.extend_from_slice(args);
+        let out = janus(&all);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn compile_with_errors_writes_nothing() {
     let dir = temp_dir("compile-bad");

@@ -20,9 +20,10 @@
 mod common;
 
 use common::netns::{STEP, installed, ip, is_root};
-use common::{TempDir, missing_tool, repo, run_bounded, venv};
+use common::{Finished, TempDir, missing_tool, repo, run_bounded, venv};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// What the script may take before it stops the network itself.
@@ -98,32 +99,38 @@ fn logs(dir: &Path) -> String {
     out
 }
 
-#[test]
-fn a_mininet_topology_of_janus_switches_pings_and_streams() {
-    let Some(venv) = ready() else { return };
-    let python = venv.join("bin/python");
-    assert!(
-        python.exists(),
-        "JANUS_PTF_VENV names {}, which has no bin/python: run scripts/test",
-        venv.display()
-    );
+/// Mininet scripts run one at a time: they name their switches alike.
+static ONE_NETWORK: Mutex<()> = Mutex::new(());
+
+/// A script of tests/mininet run as PID 1 of its own PID namespace with
+/// `args`, `--work`, `--state` and `--time-limit`, in a temporary
+/// directory; its switch interfaces are deleted when the run is dropped.
+struct ScriptRun {
+    done: Finished,
+    output: String,
+    took: Duration,
+    left: Vec<String>,
+    work: PathBuf,
+    // Dropped in this order: the interfaces (named in the state file),
+    // then the directory holding it.
+    _interfaces: Interfaces,
+    _tmp: TempDir,
+}
+
+fn run_script(python: &Path, script: &str, args: &[&std::ffi::OsStr]) -> ScriptRun {
     let tmp = TempDir::new("mininet");
     let work = tmp.join("work");
     let state = tmp.join("state.json");
-    let results = tmp.join("results.json");
     let interfaces = Interfaces(state.clone());
     let mut cmd = Command::new("unshare");
     cmd.args(["--pid", "--fork", "--kill-child", "--mount-proc"])
-        .arg(&python)
-        .arg(repo("tests/mininet/router_topology.py"))
-        .arg("--janus")
-        .arg(env!("CARGO_BIN_EXE_janus"))
+        .arg(python)
+        .arg(repo(&format!("tests/mininet/{script}")))
+        .args(args)
         .arg("--work")
         .arg(&work)
         .arg("--state")
         .arg(&state)
-        .arg("--results")
-        .arg(&results)
         .args(["--time-limit", &SCRIPT_LIMIT.to_string()])
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .current_dir(tmp.path());
@@ -135,32 +142,82 @@ fn a_mininet_topology_of_janus_switches_pings_and_streams() {
     let took = started.elapsed();
     let output = format!("{}{}", done.stdout, done.stderr);
     let left = interfaces.left();
+    ScriptRun {
+        done,
+        output,
+        took,
+        left,
+        work,
+        _interfaces: interfaces,
+        _tmp: tmp,
+    }
+}
+
+impl ScriptRun {
+    /// Asserts the script passed, reported each of `checks`, and left no
+    /// interface behind.
+    fn assert_passed(&self, checks: &[&str]) {
+        assert!(
+            self.done.success() && self.output.contains("every check passed"),
+            "the Mininet script {}\n{}",
+            self.done.describe(HARD_LIMIT),
+            logs(&self.work)
+        );
+        for want in checks {
+            assert!(
+                self.output.contains(want),
+                "no {want:?} in:\n{}",
+                self.output
+            );
+        }
+        assert!(
+            self.left.is_empty(),
+            "interfaces left behind: {:?}\n{}",
+            self.left,
+            self.output
+        );
+    }
+}
+
+/// The PTF venv's python (grpcio, p4runtime), when everything is here.
+fn python() -> Option<PathBuf> {
+    let venv = ready()?;
+    let python = venv.join("bin/python");
     assert!(
-        done.success() && output.contains("every check passed"),
-        "the Mininet script {}\n{}",
-        done.describe(HARD_LIMIT),
-        logs(&work)
+        python.exists(),
+        "JANUS_PTF_VENV names {}, which has no bin/python: run scripts/test",
+        venv.display()
     );
-    // What the script checked, as it reported it.
-    for want in [
+    Some(python)
+}
+
+#[test]
+fn a_mininet_topology_of_janus_switches_pings_and_streams() {
+    let Some(python) = python() else { return };
+    let _one = ONE_NETWORK.lock().unwrap_or_else(|e| e.into_inner());
+    let results_dir = TempDir::new("mininet-results");
+    let results = results_dir.join("results.json");
+    let run = run_script(
+        &python,
+        "router_topology.py",
+        &[
+            "--janus".as_ref(),
+            env!("CARGO_BIN_EXE_janus").as_ref(),
+            "--results".as_ref(),
+            results.as_os_str(),
+        ],
+    );
+    // What the script checked, as it reported it; 12 pings: every
+    // ordered pair of the 4 hosts.
+    run.assert_passed(&[
         "ok: pingall: 0% loss",
         "ok: h1 -> h4: ttl=62",
         "ok: TCP h1 -> h4:22 dropped by the ACL",
         "ok: iperf TCP h1 -> h4",
         "ok: a switch whose program does not compile fails to start",
         "ok: every janus switch is stopped and reaped",
-    ] {
-        assert!(output.contains(want), "no {want:?} in:\n{output}");
-    }
-    // 12 pings: every ordered pair of the 4 hosts.
-    assert!(
-        output.contains("Results: 0% dropped (12/12 received)"),
-        "{output}"
-    );
-    assert!(
-        left.is_empty(),
-        "interfaces left behind: {left:?}\n{output}"
-    );
+        "Results: 0% dropped (12/12 received)",
+    ]);
     let figures = std::fs::read_to_string(&results).unwrap_or_default();
     let mbits: f64 = figures
         .split("\"iperf_mbits\":")
@@ -170,6 +227,39 @@ fn a_mininet_topology_of_janus_switches_pings_and_streams() {
         .unwrap_or(0.0);
     assert!(mbits > 0.0, "no throughput in {figures:?}");
     eprintln!(
-        "mininet: pingall 0% loss, iperf h1 -> h4 {mbits:.1} Mbit/s; the run took {took:.1?}"
+        "mininet: pingall 0% loss, iperf h1 -> h4 {mbits:.1} Mbit/s; the run took {:.1?}",
+        run.took
     );
+}
+
+/// A p4lang-tutorials-style exercise (tests/mininet/tutorial_exercise.py):
+/// the compile step with p4c-bm2-ss's arguments, `janus-switch` started
+/// with the tutorials' command line (`--nanolog`, `--thrift-port`,
+/// `-- --grpc-server-addr 0.0.0.0:PORT --cpu-port`), the pipeline pushed
+/// from the "JSON" file and entries from `sN-runtime.json`.
+#[test]
+fn a_tutorials_style_exercise_runs_on_janus_switch() {
+    let Some(python) = python() else { return };
+    let _one = ONE_NETWORK.lock().unwrap_or_else(|e| e.into_inner());
+    let run = run_script(
+        &python,
+        "tutorial_exercise.py",
+        &[
+            "--janus".as_ref(),
+            env!("CARGO_BIN_EXE_janus").as_ref(),
+            "--janus-switch".as_ref(),
+            env!("CARGO_BIN_EXE_janus-switch").as_ref(),
+        ],
+    );
+    run.assert_passed(&[
+        "ok: pingall: 0% loss",
+        "ok: h1 -> h2: ttl=63",
+        "ok: h1 -> h3: ttl=62",
+        "ok: h3 -> h2: ttl=62",
+        "ok: s2's --nanolog events: PACKET_IN on ports [1, 2], PACKET_OUT on ports [1, 2]",
+        "ok: --pcap wrote",
+        "ok: every janus switch is stopped and reaped",
+        "Results: 0% dropped (6/6 received)",
+    ]);
+    eprintln!("tutorial exercise: the run took {:.1?}", run.took);
 }

@@ -428,6 +428,12 @@ impl SwitchHandle {
             .then_some(sent)
     }
 
+    /// How many pipelines have been committed (by a client, at start-up or
+    /// from `--state`): it changes exactly when a new one is installed.
+    pub fn pipeline_generation(&self) -> u64 {
+        self.shared.lock().generation
+    }
+
     /// Holds the switch for a batch of packets: one lock for all of them
     /// (control-plane updates wait for the batch; keep batches short).
     pub fn session(&self) -> PacketSession<'_> {
@@ -1095,6 +1101,25 @@ pub async fn serve_with(
     config: ServeConfig,
     shutdown: impl std::future::Future<Output = ()> + Send,
 ) -> Result<(), tonic::transport::Error> {
+    serve_on(service, vec![listener], config, shutdown).await
+}
+
+/// [`serve_with`] on several listeners at once: one server (one idle-entry
+/// notifier, one set of streams) taking connections from each.
+pub async fn serve_on(
+    service: P4RuntimeService,
+    listeners: Vec<tokio::net::TcpListener>,
+    config: ServeConfig,
+    shutdown: impl std::future::Future<Output = ()> + Send,
+) -> Result<(), tonic::transport::Error> {
+    use std::pin::Pin;
+    use tokio_stream::{Stream, StreamExt};
+    type Incoming = Pin<Box<dyn Stream<Item = std::io::Result<tokio::net::TcpStream>> + Send>>;
+    let mut incoming: Incoming = Box::pin(tokio_stream::empty());
+    for listener in listeners {
+        let next: Incoming = Box::pin(tokio_stream::wrappers::TcpListenerStream::new(listener));
+        incoming = Box::pin(incoming.merge(next));
+    }
     let gnmi = GnmiService::new(service.switch_handle(), GnmiConfig::default());
     let mut builder = tonic::transport::Server::builder()
         .max_concurrent_streams(MAX_STREAMS_PER_CONNECTION)
@@ -1106,10 +1131,7 @@ pub async fn serve_with(
     let server = builder
         .add_service(service.into_server())
         .add_service(gnmi.into_server())
-        .serve_with_incoming_shutdown(
-            tokio_stream::wrappers::TcpListenerStream::new(listener),
-            shutdown,
-        );
+        .serve_with_incoming_shutdown(incoming, shutdown);
     tokio::select! {
         result = server => result,
         never = idle => match never {},

@@ -4,8 +4,8 @@
 //! runs the P4Runtime server (janus_ctrl::server) over the v1model
 //! behavioural model until killed. Exit 2 when the arguments or the program
 //! are bad, 1 when the server cannot run (the address cannot be bound).
-//! `janus ctrl certs` makes development certificates; `table`, `counters`
-//! and `tenant` are P4Runtime clients (`ctrl_client`); `journal check` and
+//! `janus ctrl certs` makes development certificates; `table`, `counters`,
+//! `tenant` and `cli` are P4Runtime clients (`ctrl_client`); `journal check` and
 //! `journal recover` work on a `--state` directory (`ctrl_journal`).
 
 use clap::{ArgGroup, Args, Subcommand};
@@ -145,6 +145,10 @@ pub enum CtrlCommand {
     /// Tenant quotas of the tables shared between tenants: show, set, reset.
     #[command(subcommand)]
     Quota(super::ctrl_client::quota::QuotaCommand),
+    /// bmv2's simple_switch_CLI command language over P4Runtime: commands
+    /// from FILE or standard input, output as runtime_CLI prints it
+    /// (docs/control-plane.md, "simple_switch_CLI commands").
+    Cli(super::ctrl_client::runtime_cli::CliArgs),
     /// The journal of a --state directory: check it, recover a damaged one.
     #[command(subcommand)]
     Journal(super::ctrl_journal::JournalCommand),
@@ -192,6 +196,7 @@ pub fn run(c: CtrlCommand) -> ExitCode {
         CtrlCommand::Counters(a) => super::ctrl_client::run_counters(a),
         CtrlCommand::Tenant(c) => super::ctrl_client::run_tenant(c),
         CtrlCommand::Quota(c) => super::ctrl_client::run_quota(c),
+        CtrlCommand::Cli(a) => super::ctrl_client::run_cli(a),
         CtrlCommand::Journal(c) => super::ctrl_journal::run(c),
         CtrlCommand::Serve {
             listen,

@@ -15,3 +15,4 @@ pub mod p4;
 pub mod sim;
 pub mod sim_run;
 pub mod switch;
+mod switch_files;

@@ -23,7 +23,7 @@ pub enum P4Command {
         #[arg(long, alias = "p4runtime-file", value_name = "OUT.txtpb")]
         p4info: Option<PathBuf>,
         /// Write P4Info to each of these files (comma-separated), the format
-        /// chosen by the suffix: .txt, .json or .bin (p4c's option).
+        /// chosen by the suffix: .txt or .txtpb, .json or .bin (p4c's option).
         #[arg(long = "p4runtime-files", value_name = "FILES", value_delimiter = ',')]
         p4runtime_files: Vec<PathBuf>,
         /// The format of --p4info and --p4runtime-entries-file.
@@ -64,15 +64,15 @@ impl Format {
     /// The format p4c's `--p4runtime-files` gives a file by its suffix.
     fn of(path: &std::path::Path) -> Result<Format, String> {
         match path.extension().and_then(|e| e.to_str()) {
-            Some("txt") => Ok(Format::Text),
+            Some("txt" | "txtpb") => Ok(Format::Text),
             Some("json") => Ok(Format::Json),
             Some("bin") => Ok(Format::Binary),
             Some(other) => Err(format!(
-                "{}: cannot tell the P4Runtime file format from the suffix .{other}; known suffixes are .bin, .txt, .json",
+                "{}: cannot tell the P4Runtime file format from the suffix .{other}; known suffixes are .bin, .txt, .txtpb, .json",
                 path.display()
             )),
             None => Err(format!(
-                "{}: unknown file kind; known suffixes are .bin, .txt, .json",
+                "{}: unknown file kind; known suffixes are .bin, .txt, .txtpb, .json",
                 path.display()
             )),
         }
@@ -110,6 +110,60 @@ pub struct FrontendArgs {
     pub program: PathBuf,
     #[command(flatten)]
     pub preprocess: PreprocessArgs,
+    #[command(flatten)]
+    pub language: LanguageArgs,
+}
+
+/// p4c's language and target options, taken so that a p4c or p4c-bm2-ss
+/// command line runs with only the binary's name changed: the language
+/// must be P4_16; the target and architecture come from the program
+/// (its `#include`s and `main`), so `--target` and `--arch` are accepted
+/// and checked against what Janus builds.
+#[derive(Args, Clone, Debug, Default)]
+pub struct LanguageArgs {
+    /// The language version, as p4c's `--p4v`: 16 (P4_14 is not read).
+    #[arg(long = "p4v", value_name = "14|16", value_parser = ["14", "16"])]
+    pub p4v: Option<String>,
+    /// The language standard, as p4c's `--std`: p4-16 (or p4_16).
+    #[arg(long = "std", value_name = "p4-14|p4-16",
+          value_parser = ["p4-14", "p4_14", "p4-16", "p4_16"])]
+    pub std: Option<String>,
+    /// The target, as p4c's `--target` (or `-b`): Janus builds bmv2's
+    /// behaviour only.
+    #[arg(long, short = 'b', value_name = "TARGET")]
+    pub target: Option<String>,
+    /// The architecture, as p4c's `--arch`: v1model, psa or pna (Janus
+    /// reads it from the program; the name is checked, not obeyed).
+    #[arg(long, value_name = "ARCH")]
+    pub arch: Option<String>,
+}
+
+impl LanguageArgs {
+    /// Refuses what Janus cannot do, in the terms of the option given.
+    pub fn check(&self) -> Result<(), String> {
+        if self.p4v.as_deref() == Some("14")
+            || matches!(self.std.as_deref(), Some("p4-14" | "p4_14"))
+        {
+            return Err("Janus reads P4_16 programs only; P4_14 (--p4v 14, --std p4-14) \
+                        must be translated first (p4c's p4test --std p4-14 --pp OUT.p4 writes P4_16)"
+                .into());
+        }
+        if let Some(t) = self.target.as_deref().filter(|t| *t != "bmv2") {
+            return Err(format!(
+                "--target {t}: Janus builds bmv2's behaviour (target bmv2) only"
+            ));
+        }
+        if let Some(a) = self
+            .arch
+            .as_deref()
+            .filter(|a| !matches!(*a, "v1model" | "psa" | "pna"))
+        {
+            return Err(format!(
+                "--arch {a}: Janus knows the architectures v1model, psa and pna"
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// The preprocessor options of every command that reads P4 source:
@@ -210,6 +264,10 @@ pub fn run(cmd: P4Command) -> ExitCode {
 }
 
 fn frontend(args: &FrontendArgs) -> Result<Compilation, ExitCode> {
+    if let Err(e) = args.language.check() {
+        eprintln!("error: {e}");
+        return Err(ExitCode::from(2));
+    }
     compile_file(&args.program, &args.options()).map_err(|e| {
         eprintln!("error: cannot read {}: {e}", args.program.display());
         ExitCode::from(2)

@@ -4,15 +4,18 @@
 //! of `janus ctrl serve`, the program's ports bound to Linux interfaces
 //! (`-i PORT@IFACE`, mmap'd packet rings) or carried over one nanomsg
 //! PAIR socket (`--packet-in ADDR`, PTF's `nn` platform), the CPU port
-//! wired to PacketIn/PacketOut, captures per port (`--pcap`) and
-//! per-packet traces (`--log-console`). The option-by-option mapping is
-//! in docs/switch.md.
+//! wired to PacketIn/PacketOut, captures per port (`--pcap`),
+//! per-packet traces (`--log-console`) and bmv2's nanomsg event log
+//! (`--nanolog ADDR`: PACKET_IN, PACKET_OUT, CONFIG_CHANGE). The
+//! option-by-option mapping is in docs/switch.md.
 
+use super::switch_files::FilePorts;
 use clap::{Args, Parser};
 use janus_ctrl::server::{
-    DEFAULT_CPU_PORT, P4RuntimeService, PacketSession, ServeConfig, serve_with,
+    DEFAULT_CPU_PORT, P4RuntimeService, PacketSession, ServeConfig, serve_on,
 };
 use janus_host::nanomsg::Endpoint;
+use janus_host::nanomsg::event_log::EventLog;
 use janus_host::nanomsg::packet::{Notice, PacketSocket};
 use janus_host::ports::{FrameQueue, PortEvent, PortSet};
 use janus_host::sys::packet_ring::RingConfig;
@@ -42,24 +45,28 @@ pub struct SwitchArgs {
     /// packets go through.
     #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = ".")]
     pcap: Option<PathBuf>,
-    /// Read and write packets from files (bmv2's `--use-files`): not
-    /// supported yet.
-    #[arg(long, value_name = "WAIT")]
-    use_files: Option<i64>,
+    /// Ports on pcap files instead of interfaces (bmv2's `--use-files`):
+    /// `-i PORT@NAME` reads `NAME_in.pcap` (a file or a named pipe), from
+    /// WAIT seconds after start-up, and writes `NAME_out.pcap`.
+    #[arg(long, value_name = "WAIT", conflicts_with = "packet_in")]
+    use_files: Option<u64>,
     /// Exchange every port's packets over a nanomsg PAIR socket bound
     /// here instead of interfaces (bmv2's `--packet-in`, what PTF's `nn`
     /// platform dials): `ipc://PATH` or `tcp://HOST:PORT`. `-i` is then
     /// ignored, as bmv2 does.
     #[arg(long, value_name = "ADDR")]
     packet_in: Option<String>,
-    /// Accepted for compatibility: Janus has no Thrift server (use
-    /// P4Runtime, or `janus ctrl table`).
+    /// bmv2's Thrift port: Janus has no Thrift server; it serves P4Runtime
+    /// on 127.0.0.1:PORT as well, where `janus ctrl cli --thrift-port PORT`
+    /// (simple_switch_CLI's commands) finds it.
     #[arg(long, value_name = "PORT")]
     thrift_port: Option<u16>,
     /// The P4Runtime device id (bmv2's default: 0).
     #[arg(long, default_value_t = 0)]
     device_id: u64,
-    /// nanomsg event log (bmv2's `--nanolog`): not supported yet.
+    /// Publish bmv2's nanomsg event log on a PUB socket bound here
+    /// (`ipc://PATH` or `tcp://HOST:PORT`): PACKET_IN, PACKET_OUT and
+    /// CONFIG_CHANGE messages.
     #[arg(long, value_name = "ADDR")]
     nanolog: Option<String>,
     /// Log to stderr, with a trace of every packet (parser states, tables
@@ -223,14 +230,6 @@ pub fn run(args: SwitchArgs) -> ExitCode {
     };
     for (given, what) in [
         (
-            args.use_files.is_some(),
-            "--use-files (packets from pcap files)",
-        ),
-        (
-            args.nanolog.is_some(),
-            "--nanolog (the nanomsg event logger)",
-        ),
-        (
             args.restore_state.is_some(),
             "--restore-state (use `-- --state DIR`)",
         ),
@@ -247,11 +246,6 @@ pub fn run(args: SwitchArgs) -> ExitCode {
             return refuse(format!("janus switch does not support {what} yet"));
         }
     }
-    if let Some(p) = args.thrift_port {
-        eprintln!(
-            "janus switch: --thrift-port {p} accepted, but Janus has no Thrift server: program the switch over P4Runtime"
-        );
-    }
     if let Some(d) = target.drop_port.filter(|&d| d != DROP_PORT) {
         return refuse(format!(
             "--drop-port {d}: Janus's v1model drops on port {DROP_PORT} only"
@@ -265,6 +259,10 @@ pub fn run(args: SwitchArgs) -> ExitCode {
     let packet_in = match args.packet_in.as_deref().map(Endpoint::parse).transpose() {
         Ok(p) => p,
         Err(e) => return refuse(format!("--packet-in {e}")),
+    };
+    let nanolog = match args.nanolog.as_deref().map(Endpoint::parse).transpose() {
+        Ok(n) => n,
+        Err(e) => return refuse(format!("--nanolog {e}")),
     };
     let interfaces: &[(u32, String)] = if packet_in.is_some() {
         if !args.interfaces.is_empty() {
@@ -332,6 +330,11 @@ pub fn run(args: SwitchArgs) -> ExitCode {
             "janus switch: warning: P4Runtime on {addr} is reachable from every interface of this host (development mode; `janus ctrl serve` refuses it)"
         );
     }
+    let events = match nanolog.as_ref().map(|e| EventLog::bind(e, args.device_id)) {
+        None => None,
+        Some(Ok(log)) => Some(Events::new(log)),
+        Some(Err(e)) => return refuse(format!("--nanolog: {e}")),
+    };
     let ports = match &packet_in {
         Some(endpoint) => match PacketSocket::bind(endpoint) {
             Ok(s) => Ports::Socket(s),
@@ -340,6 +343,16 @@ pub fn run(args: SwitchArgs) -> ExitCode {
                 return ExitCode::from(1);
             }
         },
+        None if args.use_files.is_some() => {
+            let wait = std::time::Duration::from_secs(args.use_files.unwrap_or(0));
+            match FilePorts::open(&args.interfaces, wait) {
+                Ok(f) => Ports::Files(f),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(1);
+                }
+            }
+        }
         None => match PortSet::open(interfaces, RingConfig::default()) {
             Ok(p) => Ports::Rings(p),
             Err(e) => {
@@ -397,8 +410,15 @@ pub fn run(args: SwitchArgs) -> ExitCode {
         packet_outs: rx,
         captures,
         dump: args.dump_packet_data.unwrap_or(0),
+        events,
     };
-    let listed = plane.ports.describe();
+    let mut listed = plane.ports.describe();
+    if let Some(e) = &plane.events {
+        listed.push_str(&format!(
+            ", event log (nanomsg PUB) on {}",
+            e.log.socket().endpoint()
+        ));
+    }
     if let Err(e) = std::thread::Builder::new()
         .name("janus-dataplane".into())
         .spawn(move || plane.run())
@@ -420,7 +440,11 @@ pub fn run(args: SwitchArgs) -> ExitCode {
             "janus switch: P4Runtime ({transport}) on {addr}, device id {}, CPU port {cpu_port}, {listed}",
             args.device_id,
         );
-        match serve_with(service, listener, ServeConfig { tls }, std::future::pending()).await {
+        let mut listeners = vec![listener];
+        if let Some(port) = args.thrift_port {
+            listeners.extend(thrift_port_listener(port).await);
+        }
+        match serve_on(service, listeners, ServeConfig { tls }, std::future::pending()).await {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: the server stopped: {e}");
@@ -428,6 +452,28 @@ pub fn run(args: SwitchArgs) -> ExitCode {
             }
         }
     })
+}
+
+/// The listener on bmv2's Thrift port: P4Runtime on 127.0.0.1:PORT (no
+/// Thrift), for `janus ctrl cli --thrift-port PORT`; a port that cannot
+/// be bound is a warning, the switch runs without it.
+async fn thrift_port_listener(port: u16) -> Option<tokio::net::TcpListener> {
+    let at = SocketAddr::from(([127, 0, 0, 1], port));
+    match tokio::net::TcpListener::bind(at).await {
+        Ok(l) => {
+            eprintln!(
+                "janus switch: no Thrift server; P4Runtime also on {at} for `janus ctrl cli --thrift-port {port}` (simple_switch_CLI's commands)"
+            );
+            Some(l)
+        }
+        Err(e) => {
+            tracing::warn!(%at, "--thrift-port: cannot listen: {e}");
+            eprintln!(
+                "janus switch: warning: --thrift-port {port}: cannot listen on {at}: {e}; going on without it"
+            );
+            None
+        }
+    }
 }
 
 /// The TLS the target options ask for: simple_switch_grpc's
@@ -491,11 +537,14 @@ impl Captures {
             lazy: matches!(ports, Ports::Socket(_)),
             files: Vec::new(),
         };
-        if let Ports::Rings(rings) = ports {
-            for (port, iface) in rings.list() {
-                let pair = captures.pair(iface)?;
-                captures.files.push((port, Some(pair)));
-            }
+        let named: Vec<(u32, &str)> = match ports {
+            Ports::Rings(rings) => rings.list().collect(),
+            Ports::Files(files) => files.list().collect(),
+            Ports::Socket(_) => Vec::new(),
+        };
+        for (port, iface) in named {
+            let pair = captures.pair(iface)?;
+            captures.files.push((port, Some(pair)));
         }
         Ok(captures)
     }
@@ -548,6 +597,8 @@ enum Ports {
     Rings(PortSet),
     /// One nanomsg PAIR socket for every port (`--packet-in ADDR`).
     Socket(PacketSocket),
+    /// pcap files (`--use-files WAIT`).
+    Files(FilePorts),
 }
 
 impl Ports {
@@ -559,6 +610,7 @@ impl Ports {
                 format!("ports [{}]", listed.join(", "))
             }
             Ports::Socket(s) => format!("every port over the nanomsg PAIR socket {}", s.endpoint()),
+            Ports::Files(f) => f.describe(),
         }
     }
 }
@@ -571,12 +623,59 @@ struct DataPlane {
     captures: Option<Captures>,
     /// Bytes of each packet to log (`--dump-packet-data`).
     dump: usize,
+    /// The event log (`--nanolog`), if any.
+    events: Option<Events>,
+}
+
+/// The event log's state in the data plane: packet ids, the ids of the
+/// frames queued to go out, the pipeline last seen.
+struct Events {
+    log: EventLog,
+    /// The next packet's id (from 0; one per packet received on a port,
+    /// and one per frame a PacketOut sends).
+    next_packet: u64,
+    /// (packet id, copy id) of each frame in the round's output queue,
+    /// in its order.
+    out_ids: Vec<(u64, u64)>,
+    /// The pipeline generation last seen (None: not looked yet).
+    pipeline: Option<u64>,
+}
+
+impl Events {
+    fn new(log: EventLog) -> Events {
+        Events {
+            log,
+            next_packet: 0,
+            out_ids: Vec::new(),
+            pipeline: None,
+        }
+    }
+
+    fn next_id(&mut self) -> u64 {
+        let id = self.next_packet;
+        self.next_packet += 1;
+        id
+    }
+
+    /// Publishes CONFIG_CHANGE when the installed pipeline is not the one
+    /// last seen (the program given at start-up or restored from
+    /// `--state`, then every SetForwardingPipelineConfig that commits).
+    fn look_at_pipeline(&mut self, switch: &janus_ctrl::server::SwitchHandle) {
+        let generation = switch.pipeline_generation();
+        if generation > 0 && Some(generation) != self.pipeline {
+            self.log.config_change();
+        }
+        self.pipeline = Some(generation);
+    }
 }
 
 impl DataPlane {
     fn run(mut self) {
         let mut out = FrameQueue::default();
         loop {
+            if let Some(e) = self.events.as_mut() {
+                e.look_at_pipeline(&self.switch);
+            }
             let received = match &mut self.ports {
                 Ports::Rings(rings) => {
                     match rings.wait(POLL) {
@@ -591,6 +690,7 @@ impl DataPlane {
                     let mut input = Input {
                         captures: &mut self.captures,
                         dump: self.dump,
+                        events: self.events.as_mut(),
                     };
                     let mut n = 0;
                     rings.drain(|port, frame| {
@@ -602,6 +702,7 @@ impl DataPlane {
                     let mut input = Input {
                         captures: &mut self.captures,
                         dump: self.dump,
+                        events: self.events.as_mut(),
                     };
                     let mut n = 0;
                     let switch = &self.switch;
@@ -612,15 +713,41 @@ impl DataPlane {
                     }
                     n
                 }
+                Ports::Files(files) => {
+                    let mut input = Input {
+                        captures: &mut self.captures,
+                        dump: self.dump,
+                        events: self.events.as_mut(),
+                    };
+                    let mut n = 0;
+                    let switch = &self.switch;
+                    // The lock per packet: the wait for input holds none.
+                    files.poll(POLL, |port, frame| {
+                        n += usize::from(input.run(&mut switch.session(), port, frame, &mut out));
+                    });
+                    n
+                }
             };
             while let Ok((port, frame)) = self.packet_outs.try_recv() {
                 out.push(port, &frame);
+                if let Some(e) = self.events.as_mut() {
+                    let id = e.next_id();
+                    e.out_ids.push((id, 0));
+                }
             }
             let wrote = received > 0 || !out.is_empty();
-            for (port, frame) in out.iter() {
+            for (i, (port, frame)) in out.iter().enumerate() {
                 self.send(port, frame);
+                if let Some(e) = self.events.as_ref()
+                    && let Some(&(id, copy)) = e.out_ids.get(i)
+                {
+                    e.log.packet_out(id, copy, port);
+                }
             }
             out.clear();
+            if let Some(e) = self.events.as_mut() {
+                e.out_ids.clear();
+            }
             if let Ports::Rings(rings) = &mut self.ports {
                 report(rings.flush());
             }
@@ -644,6 +771,11 @@ impl DataPlane {
                     tracing::debug!(port, "no interface takes the packet: dropped");
                 }
             }
+            Ports::Files(files) => {
+                if !files.send(port, frame) {
+                    tracing::debug!(port, "no file takes the packet: dropped");
+                }
+            }
             Ports::Socket(socket) => match socket.send(port, frame) {
                 Ok(()) => {}
                 Err(janus_host::nanomsg::NnError::NoPeer) => {
@@ -661,6 +793,8 @@ impl DataPlane {
 struct Input<'a> {
     captures: &'a mut Option<Captures>,
     dump: usize,
+    /// The event log: PACKET_IN here, the ids of what the packet sends.
+    events: Option<&'a mut Events>,
 }
 
 impl Input<'_> {
@@ -686,7 +820,22 @@ impl Input<'_> {
         if self.dump > 0 {
             tracing::info!(port, data = %hex(frame, self.dump), "packet in");
         }
-        session.run(port, frame, &mut |p, f| out.push(p, f));
+        match self.events.as_deref_mut() {
+            None => {
+                session.run(port, frame, &mut |p, f| out.push(p, f));
+            }
+            Some(events) => {
+                let id = events.next_id();
+                events.log.packet_in(id, port);
+                let mut copy = 0;
+                let ids = &mut events.out_ids;
+                session.run(port, frame, &mut |p, f| {
+                    out.push(p, f);
+                    ids.push((id, copy));
+                    copy += 1;
+                });
+            }
+        }
         true
     }
 }

@@ -37,14 +37,10 @@ by itself:
 """
 
 import argparse
-import ipaddress
 import json
 import os
-import queue
-import signal
 import subprocess
 import sys
-import threading
 import time
 from functools import partial
 
@@ -57,103 +53,17 @@ except ImportError:
     # Debian's mininet package installs it for the system Python.
     sys.path.append("/usr/lib/python3/dist-packages")
 
-import grpc  # noqa: E402
-from google.protobuf import text_format  # noqa: E402
 from mininet.log import info, setLogLevel  # noqa: E402
 from mininet.net import Mininet  # noqa: E402
 from mininet.topo import Topo  # noqa: E402
-from p4.config.v1 import p4info_pb2  # noqa: E402
-from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc  # noqa: E402
 
 from janus_switch import JanusHost, JanusSwitch, JanusSwitchError  # noqa: E402
-
-RPC_TIMEOUT = 10.0
-
-
-class Overrun(Exception):
-    """The time limit, or SIGTERM."""
+from harness import Checks, arm_time_limit, delete_interfaces, disarm_time_limit, stop_and_check  # noqa: E402
+from p4rt_client import P4RuntimeClient  # noqa: E402
 
 
 def mac(i):
     return f"00:00:00:00:00:{i:02x}"
-
-
-def encode(value, bitwidth):
-    """An int, a MAC or an IPv4 address as `bitwidth` big-endian bits."""
-    if isinstance(value, str):
-        value = int(value.replace(":", ""), 16) if value.count(":") == 5 else int(ipaddress.ip_address(value))
-    return value.to_bytes((bitwidth + 7) // 8, "big")
-
-
-class P4RuntimeClient:
-    """The least a controller does: be primary, write entries by name."""
-
-    def __init__(self, addr, device_id, p4info_path, election_id=1):
-        self.device_id = device_id
-        self.election_id = p4runtime_pb2.Uint128(high=0, low=election_id)
-        self.p4info = p4info_pb2.P4Info()
-        with open(p4info_path, encoding="utf-8") as f:
-            text_format.Merge(f.read(), self.p4info, allow_unknown_field=True)
-        self.channel = grpc.insecure_channel(addr)
-        grpc.channel_ready_future(self.channel).result(timeout=RPC_TIMEOUT)
-        self.stub = p4runtime_pb2_grpc.P4RuntimeStub(self.channel)
-        self.requests = queue.Queue()
-        self.answers = queue.Queue()
-        self.stream = self.stub.StreamChannel(iter(self.requests.get, None))
-        threading.Thread(target=self._pump, daemon=True).start()
-        req = p4runtime_pb2.StreamMessageRequest()
-        req.arbitration.device_id = device_id
-        req.arbitration.election_id.CopyFrom(self.election_id)
-        self.requests.put(req)
-        try:
-            answer = self.answers.get(timeout=RPC_TIMEOUT)
-        except queue.Empty:
-            raise RuntimeError(f"{addr}: no arbitration answer within {RPC_TIMEOUT} s") from None
-        if isinstance(answer, Exception) or answer.arbitration.status.code != 0:
-            raise RuntimeError(f"{addr}: not primary: {answer}")
-
-    def _pump(self):
-        try:
-            for answer in self.stream:
-                self.answers.put(answer)
-        except grpc.RpcError as e:
-            self.answers.put(e)
-
-    def _find(self, kind, name):
-        for obj in getattr(self.p4info, kind):
-            if name in (obj.preamble.name, obj.preamble.alias):
-                return obj
-        raise KeyError(f"no {kind[:-1]} {name!r} in the P4Info")
-
-    def insert(self, table, match, action, params):
-        """Inserts an entry: `match` maps field names to values (exact) or
-        (value, prefix length) (LPM)."""
-        t = self._find("tables", table)
-        a = self._find("actions", action)
-        entry = p4runtime_pb2.TableEntry(table_id=t.preamble.id)
-        fields = {m.name: m for m in t.match_fields}
-        for name, value in match.items():
-            mf = fields[name]
-            fm = entry.match.add(field_id=mf.id)
-            if mf.match_type == p4info_pb2.MatchField.LPM:
-                fm.lpm.value = encode(value[0], mf.bitwidth)
-                fm.lpm.prefix_len = value[1]
-            else:
-                fm.exact.value = encode(value, mf.bitwidth)
-        entry.action.action.action_id = a.preamble.id
-        pinfo = {p.name: p for p in a.params}
-        for name, value in params.items():
-            p = pinfo[name]
-            entry.action.action.params.add(param_id=p.id, value=encode(value, p.bitwidth))
-        req = p4runtime_pb2.WriteRequest(device_id=self.device_id)
-        req.election_id.CopyFrom(self.election_id)
-        req.updates.add(type=p4runtime_pb2.Update.INSERT).entity.table_entry.CopyFrom(entry)
-        self.stub.Write(req, timeout=RPC_TIMEOUT)
-
-    def close(self):
-        self.requests.put(None)
-        self.stream.cancel()
-        self.channel.close()
 
 
 class RouterLine(Topo):
@@ -196,18 +106,6 @@ def program_switch(sw, p4info):
     finally:
         client.close()
     info(f"*** {sw.name} ({sw.grpc_addr}, device {sw.device_id}): {len(ROUTES[sw.name])} routes written\n")
-
-
-class Checks:
-    def __init__(self):
-        self.failed = []
-        self.results = {}
-
-    def check(self, ok, what):
-        print(f"{'ok' if ok else 'FAILED'}: {what}", flush=True)
-        if not ok:
-            self.failed.append(what)
-        return ok
 
 
 def wait_listening(host, port, limit=10.0):
@@ -268,38 +166,6 @@ def run_checks(net, args, checks, work):
     checks.check(not bad.connected(), "and is not left running")
 
 
-def delete_interfaces(names):
-    """Deletes those of `names` that exist in this namespace."""
-    for name in names:
-        if os.path.exists(f"/sys/class/net/{name}"):
-            subprocess.run(["ip", "link", "del", name], timeout=20, check=False)
-
-
-def stop_network(net, intfs):
-    """net.stop(), also after an interrupted command (a node still waiting
-    for its shell's answer) or a half-built network; what Mininet could not
-    stop is stopped here."""
-    for node in net.hosts + net.switches:
-        if node.shell and node.waiting:
-            # ^C, and again (iperf stops at the second one).
-            for _ in range(2):
-                node.sendInt()
-                deadline = time.monotonic() + 2
-                while node.waiting and time.monotonic() < deadline:
-                    node.monitor(timeoutms=200)
-            node.waiting = False
-    try:
-        net.stop()
-    except Exception as e:  # noqa: BLE001
-        print(f"net.stop() failed ({type(e).__name__}: {e}); stopping what is left", flush=True)
-        for node in net.switches + net.hosts:
-            try:
-                node.terminate()
-            except Exception as e2:  # noqa: BLE001
-                print(f"{node.name}: {e2}", flush=True)
-    delete_interfaces(intfs)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--janus", default=os.environ.get("JANUS_BIN", "janus"), help="the janus binary")
@@ -313,14 +179,7 @@ def main():
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
 
-    # SIGTERM, or the time limit, stops the network as a failure would.
-    def overrun(signum, _frame):
-        signal.alarm(0)
-        raise Overrun(f"stopped by signal {signum} (time limit {args.time_limit} s)")
-
-    signal.signal(signal.SIGTERM, overrun)
-    signal.signal(signal.SIGALRM, overrun)
-    signal.alarm(args.time_limit)
+    arm_time_limit(args.time_limit)
     setLogLevel("info")
 
     p4info = os.path.join(args.work, "router.p4info.txt")
@@ -364,21 +223,12 @@ def main():
     except Exception as e:  # noqa: BLE001: reported, then the network is stopped
         checks.check(False, f"{type(e).__name__}: {e}")
     finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        janus = [s.process for s in net.switches if isinstance(s, JanusSwitch) and s.process]
-        stop_network(net, intfs)
-        checks.check(all(p.poll() is not None for p in janus), "every janus switch is stopped and reaped")
-        left = [i for i in intfs if os.path.exists(f"/sys/class/net/{i}")]
-        checks.check(not left, f"no switch interface is left ({', '.join(left) or 'none'})")
+        disarm_time_limit()
+        stop_and_check(net, intfs, checks)
     if args.results:
         with open(args.results, "w", encoding="utf-8") as f:
             json.dump(checks.results, f)
-    if checks.failed:
-        print(f"{len(checks.failed)} check(s) failed: {'; '.join(checks.failed)}", flush=True)
-        return 1
-    print("every check passed", flush=True)
-    return 0
+    return checks.exit_code()
 
 
 if __name__ == "__main__":

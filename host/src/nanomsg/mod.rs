@@ -30,8 +30,13 @@
 //!
 //! [`packet`] carries bmv2's packet-in device protocol on top (what
 //! `simple_switch --packet-in ADDR` speaks with PTF's `nn` platform).
+//! [`publish`] is the listening side of pub v0 (`NN_PUB`, for many
+//! subscribers, never blocking its sender), and [`event_log`] bmv2's
+//! nanomsg event logger on it (`simple_switch --nanolog ADDR`).
 
+pub mod event_log;
 pub mod packet;
+pub mod publish;
 
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -180,6 +185,8 @@ pub enum NnError {
     BadHeader([u8; 8]),
     #[error("the peer speaks SP protocol {0:#06x}, not pair v0 ({PAIR_V0:#06x})")]
     WrongProtocol(u16),
+    #[error("the peer speaks SP protocol {0:#06x}, not sub v0 (0x0021), the only peer of pub")]
+    NotSubscriber(u16),
     #[error("IPC message type {0}: only 1 (an in-band message) is defined")]
     BadMessageType(u8),
     #[error("a message of {len} bytes exceeds the limit of {max} bytes")]
@@ -208,13 +215,29 @@ pub fn check_header(header: &[u8; 8]) -> Result<u16, NnError> {
     Ok(u16::from_be_bytes([header[4], header[5]]))
 }
 
+/// The framing before a message of `len` bytes over `transport`: the
+/// bytes and how many of them (9 over IPC, 8 over TCP).
+pub fn frame_header(transport: Transport, len: usize) -> ([u8; 9], usize) {
+    let mut head = [0u8; 9];
+    let size = (len as u64).to_be_bytes();
+    match transport {
+        Transport::Ipc => {
+            head[0] = IPC_IN_BAND;
+            head[1..].copy_from_slice(&size);
+            (head, 9)
+        }
+        Transport::Tcp => {
+            head[..8].copy_from_slice(&size);
+            (head, 8)
+        }
+    }
+}
+
 /// Writes `msg` framed for `transport`, in one write where it can.
 pub fn write_message(w: &mut impl Write, transport: Transport, msg: &[u8]) -> io::Result<()> {
-    let mut buf = Vec::with_capacity(9 + msg.len());
-    if transport == Transport::Ipc {
-        buf.push(IPC_IN_BAND);
-    }
-    buf.extend_from_slice(&(msg.len() as u64).to_be_bytes());
+    let (head, n) = frame_header(transport, msg.len());
+    let mut buf = Vec::with_capacity(n + msg.len());
+    buf.extend_from_slice(&head[..n]);
     buf.extend_from_slice(msg);
     w.write_all(&buf)?;
     w.flush()
@@ -293,6 +316,13 @@ impl Stream {
                 s.set_read_timeout(read)?;
                 s.set_write_timeout(write)
             }
+        }
+    }
+
+    fn raw_fd(&self) -> std::os::fd::RawFd {
+        match self {
+            Stream::Tcp(s) => s.as_raw_fd(),
+            Stream::Unix(s) => s.as_raw_fd(),
         }
     }
 
@@ -418,26 +448,7 @@ impl PairSocket {
     /// alone and refused). Messages longer than `max_message` bytes close
     /// the connection that sent them and are never sent.
     pub fn bind(endpoint: &Endpoint, max_message: usize) -> Result<PairSocket, NnError> {
-        let fail = |source: io::Error| NnError::Bind {
-            endpoint: endpoint.to_string(),
-            source,
-        };
-        let (listener, endpoint, ipc_path) = match endpoint {
-            Endpoint::Tcp(addr) => {
-                let l = TcpListener::bind(addr).map_err(fail)?;
-                let bound = l.local_addr().map_err(fail)?;
-                (Listener::Tcp(l), Endpoint::Tcp(bound), None)
-            }
-            Endpoint::Ipc(path) => {
-                let l = bind_ipc(path).map_err(fail)?;
-                (Listener::Unix(l), endpoint.clone(), Some(path.clone()))
-            }
-        };
-        match &listener {
-            Listener::Tcp(l) => l.set_nonblocking(true),
-            Listener::Unix(l) => l.set_nonblocking(true),
-        }
-        .map_err(fail)?;
+        let (listener, endpoint, ipc_path) = bind_listener(endpoint)?;
         let shared = Arc::new(Shared {
             transport: endpoint.transport(),
             max_message,
@@ -446,13 +457,27 @@ impl PairSocket {
             next_id: AtomicU64::new(1),
         });
         let (tx, rx) = mpsc::sync_channel(QUEUE);
+        let endpoint_name = endpoint.to_string();
         let acceptor = {
             let shared = Arc::clone(&shared);
             let endpoint = endpoint.clone();
             thread::Builder::new()
                 .name("janus-nn-accept".into())
-                .spawn(move || accept_loop(listener, endpoint, shared, tx))
-                .map_err(fail)?
+                .spawn(move || {
+                    let closed = || shared.closed.load(Ordering::SeqCst);
+                    accept_loop(&listener, &endpoint, closed, |stream, name| {
+                        let shared = Arc::clone(&shared);
+                        let events = tx.clone();
+                        thread::Builder::new()
+                            .name("janus-nn-peer".into())
+                            .spawn(move || serve_peer(stream, name, shared, events))
+                            .map(drop)
+                    })
+                })
+                .map_err(|source| NnError::Bind {
+                    endpoint: endpoint_name.clone(),
+                    source,
+                })?
         };
         Ok(PairSocket {
             endpoint,
@@ -551,27 +576,52 @@ fn bind_ipc(path: &std::path::Path) -> io::Result<UnixListener> {
     UnixListener::bind(path)
 }
 
+/// Binds `endpoint` as nanomsg does (see [`PairSocket::bind`]): the
+/// listener (non-blocking), the endpoint bound (with the port chosen for
+/// `tcp://...:0`) and the IPC socket file to remove when closed.
+fn bind_listener(endpoint: &Endpoint) -> Result<(Listener, Endpoint, Option<PathBuf>), NnError> {
+    let fail = |source: io::Error| NnError::Bind {
+        endpoint: endpoint.to_string(),
+        source,
+    };
+    let (listener, bound, ipc_path) = match endpoint {
+        Endpoint::Tcp(addr) => {
+            let l = TcpListener::bind(addr).map_err(fail)?;
+            let bound = l.local_addr().map_err(fail)?;
+            (Listener::Tcp(l), Endpoint::Tcp(bound), None)
+        }
+        Endpoint::Ipc(path) => {
+            let l = bind_ipc(path).map_err(fail)?;
+            (Listener::Unix(l), endpoint.clone(), Some(path.clone()))
+        }
+    };
+    match &listener {
+        Listener::Tcp(l) => l.set_nonblocking(true),
+        Listener::Unix(l) => l.set_nonblocking(true),
+    }
+    .map_err(fail)?;
+    Ok((listener, bound, ipc_path))
+}
+
+/// Accepts connections until `closed()`, handing each to `serve` (which
+/// starts whatever serves it; an error is logged and the connection
+/// dropped).
 fn accept_loop(
-    listener: Listener,
-    endpoint: Endpoint,
-    shared: Arc<Shared>,
-    events: mpsc::SyncSender<Event>,
+    listener: &Listener,
+    endpoint: &Endpoint,
+    closed: impl Fn() -> bool,
+    mut serve: impl FnMut(Stream, String) -> io::Result<()>,
 ) {
-    while !shared.closed.load(Ordering::SeqCst) {
+    while !closed() {
         let mut fds = [PollFd::readable(listener.raw_fd())];
         if wait(&mut fds, ACCEPT_POLL).is_err() {
             thread::sleep(ACCEPT_POLL);
             continue;
         }
         loop {
-            match listener.accept(&endpoint) {
+            match listener.accept(endpoint) {
                 Ok(Some((stream, name))) => {
-                    let shared = Arc::clone(&shared);
-                    let events = events.clone();
-                    let spawned = thread::Builder::new()
-                        .name("janus-nn-peer".into())
-                        .spawn(move || serve_peer(stream, name, shared, events));
-                    if let Err(e) = spawned {
+                    if let Err(e) = serve(stream, name) {
                         tracing::warn!("nanomsg: cannot serve a connection: {e}");
                     }
                 }
@@ -587,18 +637,16 @@ fn accept_loop(
     }
 }
 
-/// The handshake of one connection.
-fn handshake(stream: &mut Stream) -> Result<(), NnError> {
+/// The handshake of one connection: sends the header of protocol `ours`
+/// and returns the peer's protocol id (within [`HANDSHAKE`]).
+fn handshake(stream: &mut Stream, ours: u16) -> Result<u16, NnError> {
     stream.set_timeouts(Some(HANDSHAKE), Some(HANDSHAKE))?;
-    stream.write_all(&protocol_header(PAIR_V0))?;
+    stream.write_all(&protocol_header(ours))?;
     let mut header = [0u8; 8];
     if !read_full(stream, &mut header)? {
         return Err(NnError::Truncated);
     }
-    match check_header(&header)? {
-        PAIR_V0 => Ok(()),
-        other => Err(NnError::WrongProtocol(other)),
-    }
+    check_header(&header)
 }
 
 fn serve_peer(
@@ -613,7 +661,12 @@ fn serve_peer(
             why,
         });
     };
-    if let Err(e) = handshake(&mut stream) {
+    let handshook = match handshake(&mut stream, PAIR_V0) {
+        Ok(PAIR_V0) => Ok(()),
+        Ok(other) => Err(NnError::WrongProtocol(other)),
+        Err(e) => Err(e),
+    };
+    if let Err(e) = handshook {
         stream.shutdown();
         return refuse(format!("handshake: {e}"));
     }

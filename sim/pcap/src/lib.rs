@@ -62,6 +62,7 @@
 
 mod error;
 mod reader;
+mod stream;
 pub mod wire;
 mod writer;
 
@@ -69,6 +70,7 @@ pub use error::PcapError;
 pub use reader::{
     DEFAULT_MAX_RECORD_LEN, Format, Interface, ReadOptions, Reader, TimestampUnit, open, open_with,
 };
+pub use stream::{StreamReader, StreamRecord};
 pub use wire::ByteOrder;
 pub use writer::{SNAPLEN_DEFAULT, SNAPLEN_LEGACY, Writer, WriterConfig};
 

@@ -315,7 +315,7 @@ fn field_match(
     })
 }
 
-fn resolve_action(
+pub fn resolve_action(
     schema: &Schema,
     table: &cfg::Table,
     a: &ActionSpec,

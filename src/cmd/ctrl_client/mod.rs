@@ -13,6 +13,7 @@
 
 pub mod entry;
 pub mod quota;
+pub mod runtime_cli;
 pub mod schema;
 pub mod session;
 pub mod tenant;
@@ -495,6 +496,11 @@ pub fn run_counters(a: CountersArgs) -> ExitCode {
 /// `janus ctrl tenant ...`.
 pub fn run_tenant(c: TenantCommand) -> ExitCode {
     run_client(tenant_command(c))
+}
+
+/// `janus ctrl cli ...`: simple_switch_CLI's commands over P4Runtime.
+pub fn run_cli(a: runtime_cli::CliArgs) -> ExitCode {
+    runtime_cli::run(a)
 }
 
 /// `janus ctrl quota ...`.

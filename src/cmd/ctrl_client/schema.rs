@@ -164,6 +164,59 @@ impl Schema {
         )
     }
 
+    /// The P4Info itself.
+    pub fn info(&self) -> &cfg::P4Info {
+        &self.info
+    }
+
+    /// The register `name` designates.
+    pub fn register(&self, name: &str) -> Result<&cfg::Register, ClientError> {
+        find(
+            self.info.registers.iter().map(|r| {
+                let (n, a) = preamble_names(r.preamble.as_ref());
+                (n, a, r)
+            }),
+            name,
+            "register",
+        )
+    }
+
+    /// The meter (indexed, not direct) `name` designates.
+    pub fn meter(&self, name: &str) -> Result<&cfg::Meter, ClientError> {
+        find(
+            self.info.meters.iter().map(|m| {
+                let (n, a) = preamble_names(m.preamble.as_ref());
+                (n, a, m)
+            }),
+            name,
+            "meter",
+        )
+    }
+
+    /// The direct counter `name` designates.
+    pub fn direct_counter(&self, name: &str) -> Result<&cfg::DirectCounter, ClientError> {
+        find(
+            self.info.direct_counters.iter().map(|c| {
+                let (n, a) = preamble_names(c.preamble.as_ref());
+                (n, a, c)
+            }),
+            name,
+            "direct counter",
+        )
+    }
+
+    /// The direct meter `name` designates.
+    pub fn direct_meter(&self, name: &str) -> Result<&cfg::DirectMeter, ClientError> {
+        find(
+            self.info.direct_meters.iter().map(|m| {
+                let (n, a) = preamble_names(m.preamble.as_ref());
+                (n, a, m)
+            }),
+            name,
+            "direct meter",
+        )
+    }
+
     /// The counter (indexed, not direct) `name` designates.
     pub fn counter(&self, name: &str) -> Result<&cfg::Counter, ClientError> {
         find(
