@@ -85,6 +85,23 @@ fn the_command_line_is_checked_as_simple_switch_grpc_takes_it() {
         assert_eq!(code, Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(want), "{args:?}: {stderr}");
     }
+    // bmv2's debugger, notifications and priority queues: taken, with a
+    // warning each (the switch then stops at its missing interface).
+    let (code, stderr) = refused(&[
+        "--debugger",
+        "--notifications-addr",
+        "ipc:///tmp/janus-notify.ipc",
+        "-i",
+        "1@janus-nosuch0",
+        p,
+        "--",
+        "--priority-queues",
+        "8",
+    ]);
+    assert_eq!(code, Some(1), "{stderr}");
+    for warning in ["--debugger:", "--notifications-addr:", "--priority-queues:"] {
+        assert!(stderr.contains(warning), "{warning}: {stderr}");
+    }
     // An output file that cannot be made: the switch cannot run (exit 1).
     let (code, stderr) = refused(&["--use-files", "0", "-i", "1@/nonexistent-janus-dir/p", p]);
     assert_eq!(code, Some(1), "{stderr}");

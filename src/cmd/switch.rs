@@ -94,6 +94,16 @@ pub struct SwitchArgs {
     /// Start without a program; a P4Runtime client pushes one.
     #[arg(long)]
     no_p4: bool,
+    /// bmv2's debugger (`--debugger`, `--debugger-addr`): accepted with a
+    /// warning; Janus has none (`--log-console` traces every packet).
+    #[arg(long)]
+    debugger: bool,
+    #[arg(long, value_name = "ADDR")]
+    debugger_addr: Option<String>,
+    /// bmv2's nanomsg notifications (learning, ageing): accepted with a
+    /// warning; Janus sends digests and idle timeouts over P4Runtime.
+    #[arg(long, value_name = "ADDR")]
+    notifications_addr: Option<String>,
     /// Accepted for compatibility (Janus takes any port number 0 to 511).
     #[arg(long, value_name = "N")]
     max_port_count: Option<u32>,
@@ -131,6 +141,11 @@ struct TargetArgs {
     /// Accepted: Janus always takes a new pipeline at run time.
     #[arg(long)]
     disable_swap: bool,
+    /// Priority queues per egress port (simple_switch's option): accepted;
+    /// Janus has no egress queues, so every packet leaves in the order it
+    /// was processed whatever its priority.
+    #[arg(long, value_name = "N")]
+    priority_queues: Option<u32>,
     /// Not supported: packets over a gRPC channel.
     #[arg(long, value_name = "ADDR")]
     dp_grpc_server_addr: Option<String>,
@@ -244,6 +259,24 @@ pub fn run(args: SwitchArgs) -> ExitCode {
     ] {
         if given {
             return refuse(format!("janus switch does not support {what} yet"));
+        }
+    }
+    for (given, what) in [
+        (
+            args.debugger || args.debugger_addr.is_some(),
+            "--debugger: Janus has no debugger; --log-console traces every packet",
+        ),
+        (
+            args.notifications_addr.is_some(),
+            "--notifications-addr: no nanomsg notifications; digests and idle timeouts go to the P4Runtime client",
+        ),
+        (
+            target.priority_queues.is_some(),
+            "--priority-queues: Janus has no egress queues; packets leave in the order they are processed",
+        ),
+    ] {
+        if given {
+            eprintln!("janus switch: warning: {what}");
         }
     }
     if let Some(d) = target.drop_port.filter(|&d| d != DROP_PORT) {
