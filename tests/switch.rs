@@ -77,6 +77,10 @@ fn the_command_line_is_checked_as_simple_switch_grpc_takes_it() {
         (vec![p, "--", "--grpc-server-ssl"], "--grpc-server-cert"),
         (vec![p, "--", "--bogus"], "target options"),
         (
+            vec![p, "--", "--grpc-server-addr", "localhost:port"],
+            "--grpc-server-addr localhost:port: not IP:PORT or HOST:PORT",
+        ),
+        (
             vec!["--pcap", "/nonexistent-janus-dir", p],
             "no such directory",
         ),
@@ -409,7 +413,8 @@ fn simple_switch_cli_commands_reach_the_switch_on_its_thrift_port() {
         ])
         .args(["--use-files", "0", "--thrift-port", &port])
         .arg(&prog)
-        .args(["--", "--grpc-server-addr", "127.0.0.1:0"]);
+        // A host name, as p4c's PTF runner gives simple_switch_grpc.
+        .args(["--", "--grpc-server-addr", "localhost:0"]);
     let switch = Server::spawn(cmd);
     let until = Instant::now() + STEP;
     while !switch
@@ -435,4 +440,19 @@ fn simple_switch_cli_commands_reach_the_switch_on_its_thrift_port() {
     feed_pipe(&format!("{}_in.pcap", stem(1)), &frames);
     let out = await_frames(&dir.join("p2_out.pcap"), 2, &switch);
     assert_eq!(out, vec![vec![0u8; 64], vec![1u8; 64]]);
+    // The gRPC address (localhost) serves the same switch.
+    let mut list = janus();
+    list.args([
+        "ctrl",
+        "table",
+        "list",
+        "by_port",
+        "--device-id",
+        "0",
+        "--server",
+    ])
+    .arg(switch.addr.to_string());
+    let done = run_bounded(list, STEP);
+    assert!(done.success(), "{}", done.describe(STEP));
+    assert!(switch.addr.ip().is_loopback(), "{}", switch.addr);
 }

@@ -124,9 +124,11 @@ pub struct SwitchArgs {
 #[derive(Parser, Debug)]
 #[command(name = "janus switch --", no_binary_name = true)]
 struct TargetArgs {
-    /// Bind the P4Runtime server to this address (default 0.0.0.0:9559).
+    /// Bind the P4Runtime server to this address (default 0.0.0.0:9559):
+    /// IP:PORT, [IPv6]:PORT or HOST:PORT (every address HOST resolves to,
+    /// as gRPC binds `localhost:PORT`).
     #[arg(long, value_name = "ADDR")]
-    grpc_server_addr: Option<SocketAddr>,
+    grpc_server_addr: Option<String>,
     /// The CPU port: packets sent to it become PacketIns, PacketOuts enter
     /// the pipeline on it (not 0, below 512, no interface on it; default
     /// 510).
@@ -354,10 +356,12 @@ pub fn run(args: SwitchArgs) -> ExitCode {
     {
         return refuse(format!("--pcap {}: no such directory", dir.display()));
     }
-    let addr = target
-        .grpc_server_addr
-        .unwrap_or_else(|| SocketAddr::from(([0, 0, 0, 0], 9559)));
-    if addr.ip().is_unspecified() {
+    let addrs = match target.grpc_server_addr.as_deref().map(server_addrs) {
+        None => vec![SocketAddr::from(([0, 0, 0, 0], 9559))],
+        Some(Ok(a)) => a,
+        Some(Err(e)) => return refuse(format!("--grpc-server-addr {e}")),
+    };
+    if let Some(&addr) = addrs.iter().find(|a| a.ip().is_unspecified()) {
         tracing::warn!(%addr, "development mode: the P4Runtime server listens on every address");
         eprintln!(
             "janus switch: warning: P4Runtime on {addr} is reachable from every interface of this host (development mode; `janus ctrl serve` refuses it)"
@@ -460,20 +464,19 @@ pub fn run(args: SwitchArgs) -> ExitCode {
         return ExitCode::from(1);
     }
     runtime.block_on(async move {
-        let listener = match tokio::net::TcpListener::bind(addr).await {
+        let mut listeners = match bind_all(&addrs).await {
             Ok(l) => l,
             Err(e) => {
-                eprintln!("error: cannot listen on {addr}: {e}");
+                eprintln!("error: {e}");
                 return ExitCode::from(1);
             }
         };
-        let addr = listener.local_addr().unwrap_or(addr);
+        let addr = listeners[0].local_addr().unwrap_or(addrs[0]);
         let transport = if tls.is_some() { "mTLS" } else { "plaintext" };
         eprintln!(
             "janus switch: P4Runtime ({transport}) on {addr}, device id {}, CPU port {cpu_port}, {listed}",
             args.device_id,
         );
-        let mut listeners = vec![listener];
         if let Some(port) = args.thrift_port {
             listeners.extend(thrift_port_listener(port).await);
         }
@@ -485,6 +488,60 @@ pub fn run(args: SwitchArgs) -> ExitCode {
             }
         }
     })
+}
+
+/// The addresses `--grpc-server-addr` names: an IP:PORT as it is, a
+/// HOST:PORT as every address HOST resolves to (without repeats).
+fn server_addrs(given: &str) -> Result<Vec<SocketAddr>, String> {
+    use std::net::ToSocketAddrs;
+    if let Ok(a) = given.parse::<SocketAddr>() {
+        return Ok(vec![a]);
+    }
+    let resolved = given
+        .to_socket_addrs()
+        .map_err(|e| format!("{given}: not IP:PORT or HOST:PORT ({e})"))?;
+    let mut addrs: Vec<SocketAddr> = Vec::new();
+    for a in resolved {
+        if !addrs.contains(&a) {
+            addrs.push(a);
+        }
+    }
+    if addrs.is_empty() {
+        return Err(format!("{given}: resolves to no address"));
+    }
+    Ok(addrs)
+}
+
+/// Listeners on `addrs` (the first's port for the others when it was 0):
+/// an address that cannot be bound is a warning while another one is
+/// bound; none bound is the first error.
+async fn bind_all(addrs: &[SocketAddr]) -> Result<Vec<tokio::net::TcpListener>, String> {
+    let mut listeners = Vec::new();
+    let mut first_error = None;
+    for &a in addrs {
+        let mut at = a;
+        if at.port() == 0
+            && let Some(bound) = listeners
+                .first()
+                .and_then(|l: &tokio::net::TcpListener| l.local_addr().ok())
+        {
+            at.set_port(bound.port());
+        }
+        match tokio::net::TcpListener::bind(at).await {
+            Ok(l) => listeners.push(l),
+            Err(e) => {
+                let message = format!("cannot listen on {at}: {e}");
+                if first_error.is_none() {
+                    first_error = Some(message.clone());
+                }
+                tracing::warn!("{message}");
+            }
+        }
+    }
+    if listeners.is_empty() {
+        return Err(first_error.unwrap_or_else(|| "no address to listen on".into()));
+    }
+    Ok(listeners)
 }
 
 /// The listener on bmv2's Thrift port: P4Runtime on 127.0.0.1:PORT (no
