@@ -348,3 +348,187 @@ fn an_unreachable_server_is_an_error_and_exit_1() {
     );
     assert!(done.stdout.contains("Make sure the switch is running"));
 }
+
+/// Action profiles and selectors (`tests/ctrl_cli/cli_profiles.p4`):
+/// members and groups numbered as bmv2 numbers them (lowest free from 0),
+/// indirect entries by member and by group, modify, delete, the legacy
+/// table forms, refusals in bmv2's words, dumps, and the effect read back
+/// over P4Runtime.
+#[test]
+fn action_profiles_members_groups_and_indirect_entries() {
+    let server = serve("tests/ctrl_cli/cli_profiles.p4");
+    let dir = TempDir::new("ctrl-cli-profiles");
+    let (code, out, err) = cli(
+        &server,
+        &dir,
+        "profiles.txt",
+        "act_prof_create_member action_profile forward 3\n\
+         table_indirect_create_member port_fwd forward 4\n\
+         act_prof_create_member action_profile set_nexthop 1 2\n\
+         act_prof_create_group action_profile\n\
+         table_indirect_add port_fwd 00:00:00:00:00:01 => 0\n\
+         table_indirect_add port_fwd 00:00:00:00:00:02 => 1\n\
+         table_indirect_add port_fwd 00:00:00:00:00:03 => 7\n\
+         act_prof_delete_member action_profile 0\n\
+         act_prof_modify_member action_profile forward 1 => 9\n\
+         table_indirect_delete port_fwd 0\n\
+         act_prof_delete_member action_profile 0\n\
+         act_prof_create_member action_profile drop\n\
+         table_dump_member port_fwd 0\n\
+         act_prof_create_member ecmp_selector set_nexthop 00:00:00:00:0a:0a 1\n\
+         act_prof_create_member ecmp_selector set_nexthop 00:00:00:00:0b:0b 2\n\
+         act_prof_create_group ecmp_selector\n\
+         table_indirect_create_group ecmp\n\
+         act_prof_add_member_to_group ecmp_selector 0 0\n\
+         act_prof_add_member_to_group ecmp_selector 1 0\n\
+         act_prof_add_member_to_group ecmp_selector 1 0\n\
+         act_prof_add_member_to_group ecmp_selector 1 1\n\
+         act_prof_remove_member_from_group ecmp_selector 1 1\n\
+         act_prof_remove_member_from_group ecmp_selector 1 1\n\
+         table_indirect_add_with_group ecmp 10.0.0.0/8 => 0\n\
+         table_indirect_add ecmp 10.1.0.0/16 => 1\n\
+         table_indirect_add_with_group port_fwd 00:00:00:00:00:05 => 0\n\
+         act_prof_delete_group ecmp_selector 0\n\
+         act_prof_dump ecmp_selector\n\
+         act_prof_dump_group ecmp_selector 0\n\
+         act_prof_delete_group ecmp_selector 1\n\
+         act_prof_dump_group ecmp_selector 1\n\
+         table_dump ecmp\n",
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    let o = outputs(&out);
+    assert_eq!(o[0], "Member has been created with handle 0");
+    assert_eq!(o[1], "Member has been created with handle 1");
+    assert!(
+        err.contains("This is a deprecated command, use 'act_prof_create_member' instead"),
+        "{err}"
+    );
+    assert_eq!(
+        o[2],
+        "Error: Action profile 'action_profile' has no action 'set_nexthop'"
+    );
+    assert_eq!(
+        o[3],
+        "Error: Cannot run this command on an action profile without selector"
+    );
+    assert_eq!(
+        o[4],
+        "Adding entry to indirect match table port_fwd\nEntry has been added with handle 0"
+    );
+    assert!(
+        o[5].ends_with("Entry has been added with handle 1"),
+        "{}",
+        o[5]
+    );
+    assert!(
+        o[6].contains("Invalid table operation (INVALID_MBR_HANDLE)"),
+        "{}",
+        o[6]
+    );
+    assert!(
+        o[7].starts_with("Invalid action profile operation (MBR_STILL_USED)"),
+        "{}",
+        o[7]
+    );
+    assert_eq!(o[8], "");
+    assert_eq!(o[9], "Deleting entry 0 from port_fwd");
+    assert_eq!(o[10], "");
+    // Member 0 is free again: the next member takes it, as on bmv2.
+    assert_eq!(o[11], "Member has been created with handle 0");
+    assert_eq!(o[12], "Dumping member 0\nAction entry: ProfIngress.drop - ");
+    assert_eq!(o[13], "Member has been created with handle 0");
+    assert_eq!(o[15], "Group has been created with handle 0");
+    assert_eq!(o[16], "Group has been created with handle 1");
+    assert!(
+        o[19].starts_with("Invalid action profile operation (MBR_ALREADY_IN_GRP)"),
+        "{}",
+        o[19]
+    );
+    assert!(
+        o[22].starts_with("Invalid action profile operation (MBR_NOT_IN_GRP)"),
+        "{}",
+        o[22]
+    );
+    assert!(
+        o[23].ends_with("Entry has been added with handle 0"),
+        "{}",
+        o[23]
+    );
+    assert!(
+        o[24].ends_with("Entry has been added with handle 1"),
+        "{}",
+        o[24]
+    );
+    assert_eq!(
+        o[25],
+        "Error: Cannot run this command on non-indirect table, or on indirect table with no selector"
+    );
+    assert!(
+        o[26].starts_with("Invalid action profile operation (GRP_STILL_USED)"),
+        "{}",
+        o[26]
+    );
+    assert_eq!(
+        o[27],
+        "==========\nMEMBERS\n**********\nDumping member 0\n\
+         Action entry: ProfIngress.set_nexthop - 000000000a0a, 0001\n**********\n\
+         Dumping member 1\nAction entry: ProfIngress.set_nexthop - 000000000b0b, 0002\n\
+         ==========\nGROUPS\n**********\nDumping group 0\nMembers: [0, 1]\n**********\n\
+         Dumping group 1\nMembers: []"
+    );
+    assert_eq!(o[28], "Dumping group 0\nMembers: [0, 1]");
+    assert_eq!(o[29], "");
+    assert!(
+        o[30].starts_with("Invalid action profile operation (INVALID_GRP_HANDLE)"),
+        "{}",
+        o[30]
+    );
+    assert!(
+        o[31].contains("LPM       0a000000/8\nIndex: group(0)"),
+        "{}",
+        o[31]
+    );
+    assert!(
+        o[31].contains("LPM       0a010000/16\nIndex: member(1)"),
+        "{}",
+        o[31]
+    );
+    assert!(
+        o[31].contains("GROUPS\n**********\nDumping group 0\nMembers: [0, 1]\n=========="),
+        "{}",
+        o[31]
+    );
+
+    // Over P4Runtime: ids are the session's (handle + 1 here).
+    let ecmp = list(&server, "ecmp");
+    assert!(ecmp.contains("2 entries"), "{ecmp}");
+    assert!(
+        ecmp.contains("hdr.ipv4.dst_addr=10.0.0.0/8 -> group 1"),
+        "{ecmp}"
+    );
+    assert!(
+        ecmp.contains("hdr.ipv4.dst_addr=10.1.0.0/16 -> member 2"),
+        "{ecmp}"
+    );
+    let ports = list(&server, "port_fwd");
+    assert!(ports.contains("1 entry"), "{ports}");
+    assert!(
+        ports.contains("hdr.ethernet.dst_addr=00:00:00:00:00:02 -> member 2"),
+        "{ports}"
+    );
+
+    // A second session numbers what the device holds in id order.
+    let (code, out, _) = cli(
+        &server,
+        &dir,
+        "again.txt",
+        "table_dump_member port_fwd 1\nact_prof_dump_group ecmp_selector 0\n",
+    );
+    assert_eq!(code, Some(0), "{out}");
+    let o = outputs(&out);
+    assert_eq!(
+        o[0],
+        "Dumping member 1\nAction entry: ProfIngress.forward - 0009"
+    );
+    assert_eq!(o[1], "Dumping group 0\nMembers: [0, 1]");
+}

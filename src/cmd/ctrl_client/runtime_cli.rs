@@ -14,11 +14,13 @@
 //!
 //! Names resolve against the server's P4Info as runtime_CLI resolves them
 //! against the bmv2 JSON (full names or unique suffixes). The commands
-//! live in [`tables`] (match tables and entry handles), [`pre`]
-//! (mirroring sessions and multicast) and [`resources`] (counters,
-//! registers, meters).
+//! live in [`tables`] (match tables and entry handles), [`profiles`]
+//! (action profiles and selectors, indirect tables), [`pre`] (mirroring
+//! sessions and multicast) and [`resources`] (counters, registers,
+//! meters).
 
 mod pre;
+mod profiles;
 mod resources;
 mod tables;
 
@@ -142,6 +144,7 @@ pub struct Session {
     schema: Schema,
     primary: bool,
     tables: tables::TableHandles,
+    profiles: profiles::ProfileHandles,
     pre: pre::Pre,
     /// Lines printed (stdout).
     out: Box<dyn Write>,
@@ -265,6 +268,9 @@ impl Session {
         if let Some(r) = tables::run(self, cmd, args).await {
             return Some(r);
         }
+        if let Some(r) = profiles::run(self, cmd, args).await {
+            return Some(r);
+        }
         if let Some(r) = pre::run(self, cmd, args).await {
             return Some(r);
         }
@@ -293,6 +299,16 @@ impl Session {
 
 /// The commands `janus ctrl cli` runs.
 const KNOWN: &[&str] = &[
+    "act_prof_add_member_to_group",
+    "act_prof_create_group",
+    "act_prof_create_member",
+    "act_prof_delete_group",
+    "act_prof_delete_member",
+    "act_prof_dump",
+    "act_prof_dump_group",
+    "act_prof_dump_member",
+    "act_prof_modify_member",
+    "act_prof_remove_member_from_group",
     "counter_read",
     "counter_reset",
     "counter_write",
@@ -321,6 +337,21 @@ const KNOWN: &[&str] = &[
     "table_delete",
     "table_dump",
     "table_dump_entry",
+    "table_dump_group",
+    "table_dump_member",
+    "table_indirect_add",
+    "table_indirect_add_member_to_group",
+    "table_indirect_add_with_group",
+    "table_indirect_create_group",
+    "table_indirect_create_member",
+    "table_indirect_delete",
+    "table_indirect_delete_group",
+    "table_indirect_delete_member",
+    "table_indirect_modify_member",
+    "table_indirect_remove_member_from_group",
+    "table_indirect_reset_default",
+    "table_indirect_set_default",
+    "table_indirect_set_default_with_group",
     "table_info",
     "table_modify",
     "table_num_entries",
@@ -333,14 +364,6 @@ const KNOWN: &[&str] = &[
 /// what to use instead; None for any other word.
 pub fn unsupported(cmd: &str) -> Option<String> {
     let instead = match cmd {
-        c if c.starts_with("act_prof_")
-            || c.starts_with("table_indirect_")
-            || c == "table_dump_member"
-            || c == "table_dump_group" =>
-        {
-            "action profiles are P4Runtime ActionProfileMember and ActionProfileGroup \
-             entities: write them with a P4Runtime client (p4runtime-shell, finsy)"
-        }
         "table_set_timeout" => "P4Runtime's TableEntry.idle_timeout_ns, set by a P4Runtime client",
         "table_dump_entry_from_key" => "`janus ctrl table list TABLE` prints every entry",
         "load_new_config_file" | "swap_configs" => {
@@ -398,6 +421,7 @@ async fn open(args: &CliArgs, out: Box<dyn Write>) -> Result<Session, String> {
         schema,
         primary: false,
         tables: Default::default(),
+        profiles: Default::default(),
         pre: Default::default(),
         out,
     })

@@ -217,6 +217,26 @@ impl Schema {
         )
     }
 
+    /// The action profile (or selector) `name` designates.
+    pub fn action_profile(&self, name: &str) -> Result<&cfg::ActionProfile, ClientError> {
+        find(
+            self.info.action_profiles.iter().map(|p| {
+                let (n, a) = preamble_names(p.preamble.as_ref());
+                (n, a, p)
+            }),
+            name,
+            "action profile",
+        )
+    }
+
+    /// Action profile `id`.
+    pub fn action_profile_by_id(&self, id: u32) -> Option<&cfg::ActionProfile> {
+        self.info
+            .action_profiles
+            .iter()
+            .find(|p| id_of(p.preamble.as_ref()) == id)
+    }
+
     /// The counter (indexed, not direct) `name` designates.
     pub fn counter(&self, name: &str) -> Result<&cfg::Counter, ClientError> {
         find(

@@ -15,7 +15,7 @@
 //! priority, so bmv2 priority 0 is P4Runtime 2147483647 and the two
 //! orders agree entry for entry.
 
-use super::{CmdResult, Refused, Session, at_least, bad_name, exactly, uin};
+use super::{CmdResult, Refused, Session, at_least, bad_name, exactly, profiles, uin};
 use crate::cmd::ctrl_client::entry::{self, ActionSpec, ArgText};
 use crate::cmd::ctrl_client::schema::{self, Schema};
 use crate::cmd::ctrl_client::value;
@@ -53,7 +53,7 @@ pub struct Handles {
 }
 
 impl Handles {
-    fn alloc(&mut self, key: Key) -> u32 {
+    pub fn alloc(&mut self, key: Key) -> u32 {
         let slot = match self.slots.iter().position(Option::is_none) {
             Some(i) => i,
             None => {
@@ -76,7 +76,7 @@ impl Handles {
         }
     }
 
-    fn release(&mut self, handle: u32) {
+    pub fn release(&mut self, handle: u32) {
         let slot = (handle & 0x00ff_ffff) as usize;
         if let Some(s) = self.slots.get_mut(slot) {
             *s = None;
@@ -107,7 +107,7 @@ fn key_of(e: &p4::TableEntry) -> Key {
 
 /// Reads table `id`'s entries and gives each a handle if it has none (the
 /// first time: in read order). The entries with their handles.
-async fn sync(s: &mut Session, id: u32) -> Result<Vec<(u32, p4::TableEntry)>, Refused> {
+pub async fn sync(s: &mut Session, id: u32) -> Result<Vec<(u32, p4::TableEntry)>, Refused> {
     let filter = p4::Entity {
         entity: Some(p4::entity::Entity::TableEntry(p4::TableEntry {
             table_id: id,
@@ -138,7 +138,7 @@ async fn sync(s: &mut Session, id: u32) -> Result<Vec<(u32, p4::TableEntry)>, Re
 }
 
 /// bmv2's name of a refused table operation.
-fn table_error(r: &Refused, default: bool) -> String {
+pub fn table_error(r: &Refused, default: bool) -> String {
     let name = match r.code {
         Code::AlreadyExists => "DUPLICATE_ENTRY",
         Code::NotFound => "INVALID_HANDLE",
@@ -173,7 +173,7 @@ fn table_kind(t: &cfg::Table) -> &'static str {
         .unwrap_or("exact")
 }
 
-fn needs_priority(t: &cfg::Table) -> bool {
+pub fn needs_priority(t: &cfg::Table) -> bool {
     matches!(table_kind(t), "range" | "ternary")
 }
 
@@ -206,7 +206,7 @@ fn and(a: &[u8], b: &[u8], width: u32) -> Vec<u8> {
 
 /// One match field as bmv2 text, for the P4Runtime entry (None: a
 /// don't-care, which P4Runtime leaves out) and runtime_CLI's echo.
-fn parse_field(f: &cfg::MatchField, text: &str) -> Result<(Option<F>, String), String> {
+pub fn parse_field(f: &cfg::MatchField, text: &str) -> Result<(Option<F>, String), String> {
     use p4::field_match as fm;
     let w = schema::width(f.bitwidth);
     let bad = |msg: String| format!("Invalid match key: {msg}");
@@ -316,7 +316,7 @@ fn shift_left(v: &mut [u8], n: u32) {
 
 /// An action and its positional parameters: the P4Runtime action and the
 /// runtime data runtime_CLI echoes.
-fn parse_action(
+pub fn parse_action(
     schema: &Schema,
     table: &cfg::Table,
     table_name: &str,
@@ -359,11 +359,11 @@ fn runtime_data(data: &[Vec<u8>]) -> String {
         .join("\t")
 }
 
-fn table<'a>(s: &'a Session, name: &str) -> Result<&'a cfg::Table, String> {
+pub fn table<'a>(s: &'a Session, name: &str) -> Result<&'a cfg::Table, String> {
     s.schema().table(name).map_err(|_| bad_name("table", name))
 }
 
-fn table_id(t: &cfg::Table) -> u32 {
+pub fn table_id(t: &cfg::Table) -> u32 {
     schema::id_of(t.preamble.as_ref())
 }
 
@@ -371,7 +371,7 @@ fn handle_arg(text: &str) -> Result<u32, String> {
     text.parse().map_err(|_| uin("Bad format for entry handle"))
 }
 
-fn entity(e: p4::TableEntry) -> p4::Entity {
+pub fn entity(e: p4::TableEntry) -> p4::Entity {
     p4::Entity {
         entity: Some(p4::entity::Entity::TableEntry(e)),
     }
@@ -586,7 +586,7 @@ async fn set_default(s: &mut Session, args: &[&str]) -> CmdResult {
         .map_err(|r| table_error(&r, true))
 }
 
-async fn reset_default(s: &mut Session, args: &[&str]) -> CmdResult {
+pub async fn reset_default(s: &mut Session, args: &[&str]) -> CmdResult {
     exactly(args, 1)?;
     let t = table(s, args[0])?;
     let e = p4::TableEntry {
@@ -600,7 +600,7 @@ async fn reset_default(s: &mut Session, args: &[&str]) -> CmdResult {
 }
 
 /// The key of `handle` in table `t` (reading the table the first time).
-async fn key_of_handle(s: &mut Session, t: &cfg::Table, handle: u32) -> Result<Key, String> {
+pub async fn key_of_handle(s: &mut Session, t: &cfg::Table, handle: u32) -> Result<Key, String> {
     let id = table_id(t);
     if !s.tables.contains_key(&id) {
         sync(s, id).await.map_err(|r| table_error(&r, false))?;
@@ -644,7 +644,7 @@ async fn table_modify(s: &mut Session, args: &[&str]) -> CmdResult {
         .map_err(|r| table_error(&r, false))
 }
 
-async fn table_delete(s: &mut Session, args: &[&str]) -> CmdResult {
+pub async fn table_delete(s: &mut Session, args: &[&str]) -> CmdResult {
     exactly(args, 2)?;
     let table_name = args[0];
     let t = table(s, table_name)?.clone();
@@ -700,7 +700,13 @@ async fn table_clear(s: &mut Session, args: &[&str]) -> CmdResult {
 }
 
 /// runtime_CLI's `dump_one_entry` lines.
-fn dump_one(schema: &Schema, t: &cfg::Table, handle: u32, e: &p4::TableEntry) -> Vec<String> {
+fn dump_one(
+    schema: &Schema,
+    t: &cfg::Table,
+    handle: u32,
+    e: &p4::TableEntry,
+    ids: Option<&profiles::Profile>,
+) -> Vec<String> {
     let w = t
         .match_fields
         .iter()
@@ -754,12 +760,17 @@ fn dump_one(schema: &Schema, t: &cfg::Table, handle: u32, e: &p4::TableEntry) ->
     if needs_priority(t) {
         lines.push(format!("Priority: {}", bmv2_priority(e.priority)));
     }
-    lines.push(action_entry(schema, e.action.as_ref()));
+    lines.push(action_entry(schema, e.action.as_ref(), ids));
     lines
 }
 
-/// runtime_CLI's `dump_action_entry` line.
-fn action_entry(schema: &Schema, a: Option<&p4::TableAction>) -> String {
+/// runtime_CLI's `dump_action_entry` line; member and group ids as the
+/// session's handles (`ids`, the table's profile) when it has them.
+pub fn action_entry(
+    schema: &Schema,
+    a: Option<&p4::TableAction>,
+    ids: Option<&profiles::Profile>,
+) -> String {
     match a.and_then(|a| a.r#type.as_ref()) {
         Some(p4::table_action::Type::Action(a)) => {
             let info = schema.action_by_id(a.action_id);
@@ -778,8 +789,14 @@ fn action_entry(schema: &Schema, a: Option<&p4::TableAction>) -> String {
                 .collect();
             format!("Action entry: {name} - {}", params.join(", "))
         }
-        Some(p4::table_action::Type::ActionProfileMemberId(m)) => format!("Index: member({m})"),
-        Some(p4::table_action::Type::ActionProfileGroupId(g)) => format!("Index: group({g})"),
+        Some(p4::table_action::Type::ActionProfileMemberId(m)) => {
+            let h = ids.and_then(|p| p.members.handle_of(*m)).unwrap_or(*m);
+            format!("Index: member({h})")
+        }
+        Some(p4::table_action::Type::ActionProfileGroupId(g)) => {
+            let h = ids.and_then(|p| p.groups.handle_of(*g)).unwrap_or(*g);
+            format!("Index: group({h})")
+        }
         _ => "EMPTY".to_string(),
     }
 }
@@ -803,16 +820,24 @@ async fn table_dump(s: &mut Session, args: &[&str]) -> CmdResult {
             Some(p4::entity::Entity::TableEntry(t)) => Some(t),
             _ => None,
         });
+    // An indirect table's dump shows its action profile too, as bmv2's.
+    let profile = match t.implementation_id {
+        0 => Vec::new(),
+        p => profiles::dump_lines(s, p).await?,
+    };
+    let ids = s.profiles.get(&t.implementation_id);
     let mut lines = vec!["==========".to_string(), "TABLE ENTRIES".to_string()];
     for (h, e) in &entries {
         lines.push("**********".to_string());
-        lines.extend(dump_one(s.schema(), &t, *h, e));
+        lines.extend(dump_one(s.schema(), &t, *h, e, ids));
     }
+    lines.extend(profile);
     lines.push("==========".to_string());
     lines.push("Dumping default entry".to_string());
     lines.push(action_entry(
         s.schema(),
         default.as_ref().and_then(|d| d.action.as_ref()),
+        ids,
     ));
     lines.push("==========".to_string());
     for l in lines {
@@ -833,7 +858,13 @@ async fn dump_entry(s: &mut Session, args: &[&str]) -> CmdResult {
             "Invalid table operation (INVALID_HANDLE) - entry {handle} is no longer on the device"
         ));
     };
-    for l in dump_one(s.schema(), &t, handle, e) {
+    if t.implementation_id != 0 {
+        profiles::sync(s, t.implementation_id)
+            .await
+            .map_err(|r| table_error(&r, false))?;
+    }
+    let ids = s.profiles.get(&t.implementation_id);
+    for l in dump_one(s.schema(), &t, handle, e, ids) {
         s.say(l);
     }
     Ok(())
