@@ -664,10 +664,7 @@ impl Captures {
             return;
         };
         let w = if input { i } else { o };
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or_default();
-        if let Err(e) = w.write_packet(now.as_nanos() as u64, frame) {
+        if let Err(e) = w.write_packet(super::switch_files::wall_clock_ns(), frame) {
             tracing::warn!(port, "pcap: {e}");
         }
     }
@@ -766,7 +763,14 @@ impl DataPlane {
             if let Some(e) = self.events.as_mut() {
                 e.look_at_pipeline(&self.switch);
             }
-            let received = match &mut self.ports {
+            let mut input = Input {
+                captures: &mut self.captures,
+                dump: self.dump,
+                events: self.events.as_mut(),
+            };
+            let switch = &self.switch;
+            let mut n = 0;
+            match &mut self.ports {
                 Ports::Rings(rings) => {
                     match rings.wait(POLL) {
                         Ok(events) => report(events),
@@ -776,48 +780,24 @@ impl DataPlane {
                         }
                     }
                     // One lock for the round's batch.
-                    let mut session = self.switch.session();
-                    let mut input = Input {
-                        captures: &mut self.captures,
-                        dump: self.dump,
-                        events: self.events.as_mut(),
-                    };
-                    let mut n = 0;
+                    let mut session = switch.session();
                     rings.drain(|port, frame| {
                         n += usize::from(input.run(&mut session, port, frame, &mut out));
                     });
-                    n
                 }
+                // A lock per packet: the wait for input holds none.
                 Ports::Socket(socket) => {
-                    let mut input = Input {
-                        captures: &mut self.captures,
-                        dump: self.dump,
-                        events: self.events.as_mut(),
-                    };
-                    let mut n = 0;
-                    let switch = &self.switch;
                     for notice in socket.poll(POLL, |port, frame| {
                         n += usize::from(input.run(&mut switch.session(), port, frame, &mut out));
                     }) {
                         report_notice(notice);
                     }
-                    n
                 }
-                Ports::Files(files) => {
-                    let mut input = Input {
-                        captures: &mut self.captures,
-                        dump: self.dump,
-                        events: self.events.as_mut(),
-                    };
-                    let mut n = 0;
-                    let switch = &self.switch;
-                    // The lock per packet: the wait for input holds none.
-                    files.poll(POLL, |port, frame| {
-                        n += usize::from(input.run(&mut switch.session(), port, frame, &mut out));
-                    });
-                    n
-                }
-            };
+                Ports::Files(files) => files.poll(POLL, |port, frame| {
+                    n += usize::from(input.run(&mut switch.session(), port, frame, &mut out));
+                }),
+            }
+            let received = n;
             while let Ok((port, frame)) = self.packet_outs.try_recv() {
                 out.push(port, &frame);
                 if let Some(e) = self.events.as_mut() {

@@ -116,11 +116,8 @@ impl FilePorts {
         let Some(out) = slot.as_mut() else {
             return false;
         };
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or_default();
         let written = out
-            .write_packet(now.as_nanos() as u64, frame)
+            .write_packet(wall_clock_ns(), frame)
             .and_then(|()| out.flush());
         if let Err(e) = written {
             tracing::error!(port, "{name}_out.pcap: {e}; the port writes no more");
@@ -128,6 +125,13 @@ impl FilePorts {
         }
         true
     }
+}
+
+/// Now, in nanoseconds since the epoch: a capture record's timestamp.
+pub fn wall_clock_ns() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
 }
 
 /// One input: a whole file's packets, or a stream.
