@@ -270,9 +270,9 @@ fn planned_entries_put_every_flow_on_its_spine_in_roce_paths() {
     let program = common::repo("p4/roce_paths.p4");
     let c = janus_p4::driver::compile_file(&program, &Default::default()).expect("readable");
     assert!(!c.has_errors(), "{}", c.render(false));
-    let mut sw = janus_v1model::V1Switch::load(c.ir.expect("ir")).expect("loads");
+    let mut sw = janus_targets::load(c.ir.expect("ir")).expect("loads");
     let stf = janus_stf::parse(&read(Path::new(&entries))).expect("entries parse");
-    janus_v1model::stf::configure(&mut sw, &stf).expect("entries load");
+    janus_stf::runner::configure(sw.as_mut(), &stf).expect("entries load");
     let mut moved = 0;
     for f in &flows {
         let out = sw.process(janus_nic::ports::FIRST_VF, &frame(f));

@@ -9,8 +9,8 @@ use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
 use crate::translation::{Sdn, Tr};
 use janus_engine::table::{Entry, FieldMatch, MatchKind, TableError};
+use janus_engine::target::Target;
 use janus_engine::value::Bits;
-use janus_v1model::V1Switch;
 use std::collections::HashMap;
 use std::sync::Arc;
 use thiserror::Error;
@@ -51,7 +51,7 @@ pub enum PipelineError {
     #[error("the program does not compile:\n{0}")]
     DoesNotCompile(String),
     #[error("cannot load the program into the v1model switch: {0}")]
-    Load(#[from] janus_v1model::LoadError),
+    Load(#[from] janus_engine::pipeline::LoadError),
     #[error("the P4Info does not match the program: {0}")]
     P4InfoMismatch(String),
     #[error("the program's P4Info and the switch disagree: {0}")]
@@ -152,7 +152,7 @@ enum EntryTarget {
 pub struct Pipeline {
     /// The config as the client set it (P4Info, device config, cookie).
     pub config: p4::ForwardingPipelineConfig,
-    pub switch: V1Switch,
+    pub switch: Box<dyn Target>,
     /// Shared, so an update holds its table's map without copying it.
     pub(crate) tables: HashMap<u32, Arc<TableMap>>,
     /// Table ids in P4Info order, for wildcard reads.
@@ -593,7 +593,7 @@ impl Pipeline {
         translations
             .pin_file(file)
             .map_err(PipelineError::Translation)?;
-        let switch = V1Switch::load(program)?;
+        let switch = janus_targets::load(program)?;
         Pipeline::map(config, switch, &info, translations)
     }
 
@@ -604,7 +604,7 @@ impl Pipeline {
     /// every id the pipeline answers to or reports is the client's.
     fn map(
         config: p4::ForwardingPipelineConfig,
-        switch: V1Switch,
+        switch: Box<dyn Target>,
         info: &cfg::P4Info,
         translations: crate::translation::Translations,
     ) -> Result<Pipeline, PipelineError> {
@@ -720,9 +720,9 @@ impl Pipeline {
             );
             order.push(pre.id);
         }
-        let res = crate::resources::Resources::build(info, &switch, &translations);
+        let res = crate::resources::Resources::build(info, switch.as_ref(), &translations);
         let meters = crate::meters::Meters::build(info);
-        let profiles = crate::profiles::Profiles::build(info, &switch);
+        let profiles = crate::profiles::Profiles::build(info, switch.as_ref());
         let digests = crate::digests::Digests::build(info, &translations);
         let quotas = crate::quotas::Quotas::build(info, &tenant_policy, &tables)
             .map_err(PipelineError::TenantPolicy)?;

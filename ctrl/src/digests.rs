@@ -1,7 +1,7 @@
 //! Digests: DigestEntry configs (INSERT, MODIFY, DELETE, read) and the
 //! DigestLists the server sends the primary.
 //!
-//! The server polls the switch's digests (`V1Switch::take_digests`) after
+//! The server polls the switch's digests (`Target::take_digests`) after
 //! every packet that goes through it (injected from the wire or from a
 //! PacketOut). A digest whose P4Info digest has a config goes to the
 //! primary of the default role as a DigestList of one `P4Data` struct (its

@@ -1,5 +1,5 @@
 //! Meters and direct meters: MeterEntry and DirectMeterEntry MODIFY set a
-//! cell's rates in the switch (`V1Switch::set_meter_rates`); reads return
+//! cell's rates in the switch (`Target::set_meter_rates`); reads return
 //! the config as it was written.
 //!
 //! **Units.** A P4Runtime `MeterConfig` gives rates (`cir`, `pir`) in units
@@ -25,7 +25,7 @@ use crate::device::{Pipeline, RpcError, key_of};
 use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
 use crate::resources::{cells, only_modify};
-use janus_v1model::meter::Rate;
+use janus_engine::meter::Rate;
 use std::collections::BTreeMap;
 use tonic::Code;
 
@@ -150,12 +150,14 @@ impl Pipeline {
         no_counter_data(e.counter_data.as_ref(), &m.name)?;
         let (committed, peak) = rates(e.config.as_ref(), &m.name)?;
         let index = e.index.as_ref().map(|_| range.start as usize);
-        if !self.switch.set_meter_rates(&m.name, index, committed, peak) {
-            return Err(RpcError::new(
-                Code::Internal,
-                format!("{}: no such meter in the switch", m.name),
-            ));
-        }
+        self.switch
+            .set_meter_rates(&m.name, index, committed, peak)
+            .map_err(|_| {
+                RpcError::new(
+                    Code::Internal,
+                    format!("{}: no such meter in the switch", m.name),
+                )
+            })?;
         match index {
             Some(i) => {
                 self.meters.cells.insert((e.meter_id, i as u64), e.config);
@@ -249,15 +251,11 @@ impl Pipeline {
         };
         let index = self.entry_index(t, key, priority)?;
         let (committed, peak) = rates(config, &name)?;
-        if !self
-            .switch
+        self.switch
             .set_meter_rates(&name, Some(index as usize), committed, peak)
-        {
-            return Err(RpcError::new(
-                Code::Internal,
-                format!("{name}: no cell for entry {index}"),
-            ));
-        }
+            .map_err(|_| {
+                RpcError::new(Code::Internal, format!("{name}: no cell for entry {index}"))
+            })?;
         match config {
             Some(c) => self.meters.entries.insert((table_id, index), *c),
             None => self.meters.entries.remove(&(table_id, index)),
@@ -303,7 +301,10 @@ impl Pipeline {
             && let Some(name) = self.meters.direct_of(table_id).map(str::to_string)
             && let Ok((c, p)) = rates(None, &name)
         {
-            self.switch
+            // The cell existed when the entry was written; a pipeline
+            // without it has nothing to reset.
+            let _ = self
+                .switch
                 .set_meter_rates(&name, Some(index as usize), c, p);
         }
     }

@@ -3,7 +3,7 @@
 //! (ValueSetEntry).
 //!
 //! Members and groups are written to the switch's profile
-//! (`V1Switch::profile_mut`) and kept here as written (canonical), which is
+//! (`Target::profile_mut`) and kept here as written (canonical), which is
 //! what reads return. A member's action must be one of the actions of the
 //! tables using the profile (the P4Info's `table_ids`; checked against the
 //! first), as an entry's would. Groups exist only in profiles with a
@@ -55,8 +55,8 @@ use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
 use janus_engine::profile::{ActionProfile, Member, ProfileError, Target};
 use janus_engine::table::{Entry, FieldMatch, TableError};
+use janus_engine::target;
 use janus_engine::value::Bits;
-use janus_v1model::V1Switch;
 use prost::Message;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use tonic::Code;
@@ -323,7 +323,7 @@ impl Profiles {
 
     /// Maps the P4Info's action profiles and value sets onto the switch's
     /// (by name).
-    pub(crate) fn build(info: &cfg::P4Info, switch: &V1Switch) -> Profiles {
+    pub(crate) fn build(info: &cfg::P4Info, switch: &dyn target::Target) -> Profiles {
         let mut r = Profiles::default();
         for a in &info.action_profiles {
             let p = a.preamble.clone().unwrap_or_default();

@@ -10,8 +10,9 @@ use crate::device::{Pipeline, RpcError, from_bytes, to_bytes};
 use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
 use crate::translation::Tr;
+use janus_engine::target::MirrorTarget;
+use janus_engine::target::Target;
 use janus_engine::value::Bits;
-use janus_v1model::{MirrorTarget, V1Switch};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tonic::Code;
 
@@ -63,7 +64,7 @@ impl Resources {
     /// controller headers onto the switch.
     pub(crate) fn build(
         info: &cfg::P4Info,
-        switch: &V1Switch,
+        switch: &dyn Target,
         translations: &crate::translation::Shared,
     ) -> Resources {
         let mut r = Resources {
@@ -215,17 +216,16 @@ impl Pipeline {
             return Err(invalid(format!("{}: negative counts", c.name)));
         }
         for i in range {
-            if !self.switch.counter_write(
-                &c.name,
-                i as usize,
-                data.packet_count as u64,
-                data.byte_count as u64,
-            ) {
-                return Err(RpcError::new(
-                    Code::Internal,
-                    format!("{}: cell {i} is missing", c.name),
-                ));
-            }
+            self.switch
+                .counter_write(
+                    &c.name,
+                    i as usize,
+                    data.packet_count as u64,
+                    data.byte_count as u64,
+                )
+                .map_err(|_| {
+                    RpcError::new(Code::Internal, format!("{}: cell {i} is missing", c.name))
+                })?;
         }
         Ok(())
     }
@@ -382,12 +382,11 @@ impl Pipeline {
             ));
         };
         for i in range {
-            if !self.switch.register_write(&r.name, i as usize, v) {
-                return Err(RpcError::new(
-                    Code::Internal,
-                    format!("{}: cell {i} is missing", r.name),
-                ));
-            }
+            self.switch
+                .register_write(&r.name, i as usize, v)
+                .map_err(|_| {
+                    RpcError::new(Code::Internal, format!("{}: cell {i} is missing", r.name))
+                })?;
         }
         Ok(())
     }
@@ -554,7 +553,8 @@ impl Pipeline {
                     }
                 };
                 if replicas.is_empty() {
-                    self.switch.mirroring_delete(id);
+                    // A session never programmed has nothing to remove.
+                    let _ = self.switch.mirroring_delete(id);
                 }
                 if let Some(g) = old_group.filter(|g| Some(*g) != group) {
                     self.release_session_group(g);
@@ -574,7 +574,7 @@ impl Pipeline {
                 Ok(())
             }
             Type::Delete => {
-                self.switch.mirroring_delete(id);
+                let _ = self.switch.mirroring_delete(id);
                 if let Some((_, Some(g))) = self.res.sessions.remove(&id) {
                     self.release_session_group(g);
                 }

@@ -404,9 +404,15 @@ pub struct SwitchHandle {
 impl SwitchHandle {
     /// Runs `f` on the committed pipeline's switch (`None` before a
     /// pipeline is set), holding the server's lock.
-    pub fn with_switch<R>(&self, f: impl FnOnce(Option<&mut janus_v1model::V1Switch>) -> R) -> R {
+    pub fn with_switch<R>(
+        &self,
+        f: impl FnOnce(Option<&mut dyn janus_engine::target::Target>) -> R,
+    ) -> R {
         let mut state = self.shared.lock();
-        f(state.pipeline.as_mut().map(|p| &mut p.switch))
+        match state.pipeline.as_mut() {
+            Some(p) => f(Some(p.switch.as_mut())),
+            None => f(None),
+        }
     }
 
     /// Runs `f` on the committed pipeline (`None` before one is set),

@@ -1,9 +1,10 @@
-//! Arbitrary bytes as a packet into loaded v1model programs: processing
+//! Arbitrary bytes as a packet into loaded programs (through
+//! `janus_targets::load`, as the CLI loads them): processing
 //! never panics. The first byte picks the program and the ingress port; the
 //! rest is the frame.
 #![no_main]
 
-use janus_v1model::V1Switch;
+use janus_engine::target::Target;
 use libfuzzer_sys::fuzz_target;
 use std::sync::{Mutex, OnceLock};
 
@@ -48,8 +49,8 @@ const PROGRAMS: &[(&str, &str, &str)] = &[
     ),
 ];
 
-fn switches() -> &'static Vec<Mutex<V1Switch>> {
-    static SWITCHES: OnceLock<Vec<Mutex<V1Switch>>> = OnceLock::new();
+fn switches() -> &'static Vec<Mutex<Box<dyn Target>>> {
+    static SWITCHES: OnceLock<Vec<Mutex<Box<dyn Target>>>> = OnceLock::new();
     SWITCHES.get_or_init(|| {
         PROGRAMS
             .iter()
@@ -60,9 +61,9 @@ fn switches() -> &'static Vec<Mutex<V1Switch>> {
                     &Default::default(),
                 );
                 assert!(!c.has_errors(), "{name}: {}", c.render(false));
-                let mut sw = V1Switch::load(c.ir.expect("ir")).expect(name);
+                let mut sw = janus_targets::load(c.ir.expect("ir")).expect(name);
                 let stf = janus_stf::parse(entries).expect("entries parse");
-                janus_v1model::stf::configure(&mut sw, &stf).expect("entries apply");
+                janus_stf::runner::configure(sw.as_mut(), &stf).expect("entries apply");
                 Mutex::new(sw)
             })
             .collect()

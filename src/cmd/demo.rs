@@ -28,10 +28,10 @@ use clap::Args;
 use janus_ctrl::client::{Client, ClientConfig};
 use janus_ctrl::proto::p4::v1 as p4;
 use janus_ctrl::server::{P4RuntimeService, SwitchHandle, serve};
+use janus_engine::target::Target;
 use janus_nic::ports::{CPU_PORT, is_uplink, is_vf};
 use janus_p4::driver::{Compilation, Options, compile_file};
 use janus_pcap::{Writer, WriterConfig};
-use janus_v1model::V1Switch;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::BufWriter;
@@ -836,7 +836,7 @@ fn pipeline_config(c: &Compilation) -> Result<p4::ForwardingPipelineConfig, Stri
 }
 
 /// Runs `f` on the server's switch.
-fn on_switch<R>(h: &SwitchHandle, f: impl FnOnce(&mut V1Switch) -> R) -> Result<R, String> {
+fn on_switch<R>(h: &SwitchHandle, f: impl FnOnce(&mut dyn Target) -> R) -> Result<R, String> {
     h.with_switch(|sw| sw.map(f))
         .ok_or_else(|| "the P4Runtime server has no pipeline".to_string())
 }
@@ -985,7 +985,7 @@ struct Outcome {
     egress_drops: Vec<usize>,
 }
 
-fn drop_counts(sw: &V1Switch, name: &str) -> Vec<u64> {
+fn drop_counts(sw: &dyn Target, name: &str) -> Vec<u64> {
     (0..DROP_SLOTS)
         .map(|i| sw.counter(name, i).map_or(0, |(p, _)| p))
         .collect()
@@ -997,7 +997,7 @@ fn moved(before: &[u64], after: &[u64]) -> Vec<usize> {
         .collect()
 }
 
-fn run_one(sw: &mut V1Switch, port: u32, frame: &[u8]) -> Outcome {
+fn run_one(sw: &mut dyn Target, port: u32, frame: &[u8]) -> Outcome {
     let (ing, eg) = (
         drop_counts(sw, "SdnIngress.drops"),
         drop_counts(sw, "SdnEgress.drops"),

@@ -18,7 +18,7 @@
 //! inactive slot (janus_firmware::runtime::swap; docs/firmware.md,
 //! "Hot-swap"). The VFs' last ingress frames are recorded for it.
 //!
-//! Either way one V1Switch behind the control plane's SwitchHandle serves
+//! Either way one switch (a `janus_engine::target::Target`) behind the control plane's SwitchHandle serves
 //! both P4Runtime and the VFs' frames (janus_host::transport::Hub, a
 //! socket per VF in DIR), and the frames PacketOuts send out of VF ports
 //! reach their receive rings. Runs until SIGINT/SIGTERM, then prints its

@@ -7,6 +7,7 @@
 //! `janus sim run` (in [`super::sim_run`]) runs captures through a program.
 
 use clap::Subcommand;
+use janus_engine::target::Target;
 use janus_p4::driver::{Options, compile_file};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -149,7 +150,7 @@ fn run_one(program: &Path, stf_path: &Path, opts: &SimOptions) -> Verdict {
         Ok(s) => s,
         Err(why) => return Verdict::BadInput(why),
     };
-    match janus_v1model::stf::run(&mut sw, &stf) {
+    match janus_stf::runner::run(sw.as_mut(), &stf) {
         Ok(report) if report.passed() => Verdict::Pass,
         Ok(report) => Verdict::Fail(report.failures.join("\n")),
         Err(e) => Verdict::BadInput(format!("{}: {e}", stf_path.display())),
@@ -159,14 +160,15 @@ fn run_one(program: &Path, stf_path: &Path, opts: &SimOptions) -> Verdict {
 /// How programs are compiled and run.
 pub struct SimOptions {
     pub compile: Options,
-    /// Trace every packet (see `V1Switch::set_trace`).
+    /// Trace every packet (see `Target::set_trace`).
     pub trace: bool,
 }
 
 /// Compiles `program` (a P4 source, or a `.pipeline` file from
-/// `janus p4 compile -o`) and loads it into a v1model switch; the error is
+/// `janus p4 compile -o`) and loads it onto the architecture its `main`
+/// package names; the error is
 /// the rendered diagnostics or load failure.
-pub fn load_switch(program: &Path, opts: &SimOptions) -> Result<janus_v1model::V1Switch, String> {
+pub fn load_switch(program: &Path, opts: &SimOptions) -> Result<Box<dyn Target>, String> {
     let c = if program.extension().is_some_and(|x| x == "pipeline") {
         let bytes = std::fs::read(program)
             .map_err(|e| format!("cannot read {}: {e}", program.display()))?;
@@ -187,7 +189,7 @@ pub fn load_switch(program: &Path, opts: &SimOptions) -> Result<janus_v1model::V
     let ir =
         c.ir.ok_or_else(|| format!("{} does not compile", program.display()))?;
     // A refusal names its place in the program (`file:line:col: ...`).
-    let mut sw = janus_v1model::V1Switch::load(ir).map_err(|e| match e.location() {
+    let mut sw = janus_targets::load(ir).map_err(|e| match e.location() {
         Some(_) => e.to_string(),
         None => format!("{}: {e}", program.display()),
     })?;

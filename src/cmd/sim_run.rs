@@ -65,7 +65,7 @@ pub fn run(config: &RunConfig) -> Result<RunSummary, String> {
     let mut sw = super::sim::load_switch(&config.program, &config.options)?;
     if let Some(entries) = &config.entries {
         let stf = super::sim::read_stf(entries)?;
-        janus_v1model::stf::configure(&mut sw, &stf)
+        janus_stf::runner::configure(sw.as_mut(), &stf)
             .map_err(|e| format!("{}: {e}", entries.display()))?;
     }
     let files = config

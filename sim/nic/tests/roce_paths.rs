@@ -4,6 +4,7 @@
 //! must be the model's; the counters must add up to the model's tallies.
 
 use janus_engine::table::{Entry, FieldMatch};
+use janus_engine::target::Target;
 use janus_engine::value::Bits;
 use janus_nic::ports;
 use janus_nic::roce::{self, Choice, Liveness, PATH_COUNT, Path, Pin, Placement, Qpn, RoceFlow};
@@ -182,10 +183,9 @@ impl Nic {
 
     /// Marks `path` down or up in the pipeline's register and the model.
     fn set_down(&mut self, path: Path, down: bool) {
-        assert!(
-            self.sw
-                .register_write(PATH_DOWN, path.index(), u64::from(down))
-        );
+        self.sw
+            .register_write(PATH_DOWN, path.index(), u64::from(down))
+            .expect("path-down register");
         self.liveness.set_down(path, down);
     }
 

@@ -55,6 +55,7 @@ mod number;
 mod parser;
 mod pattern;
 mod render;
+pub mod runner;
 
 pub use ast::{
     ActionArg, ActionCall, CmpOp, Command, CounterCheck, CounterIndex, CounterKind, KeyMatch,

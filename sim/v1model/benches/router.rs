@@ -3,6 +3,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use janus_engine::table::{Entry, FieldMatch};
+use janus_engine::target::Target;
 use janus_engine::value::Bits;
 use janus_v1model::V1Switch;
 use std::hint::black_box;

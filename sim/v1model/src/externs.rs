@@ -1,12 +1,12 @@
 //! v1model's externs as simple_switch implements them (a first set; the
 //! rest make loading fail with a clear message rather than run wrongly).
 
-use crate::meter::{Color, Meter, Rate};
 use crate::{DROP_PORT, StdMeta};
 use janus_engine::env::Env;
 use janus_engine::eval::{Node, Place, scalar_shape};
 use janus_engine::exec::Flow;
 use janus_engine::externs::{BitRun, CallSite, ExternArg, ExternHandler, ExternResolver};
+use janus_engine::meter::{Color, Meter, Rate};
 use janus_engine::value::{Bits, read_word, write_word};
 use janus_p4::ir::{self, InstanceId, InstanceOf};
 use std::cell::RefCell;

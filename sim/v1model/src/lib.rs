@@ -3,6 +3,7 @@
 //! compute checksum, deparser)`.
 //!
 //! ```no_run
+//! use janus_engine::target::Target;
 //! let c = janus_p4::driver::compile_file("p4/examples/l3_router_acl.p4".as_ref(), &Default::default()).unwrap();
 //! let mut sw = janus_v1model::V1Switch::load(c.ir.unwrap()).unwrap();
 //! let out = sw.process(1, &[0u8; 64]);
@@ -10,127 +11,25 @@
 
 mod clock;
 mod externs;
-pub mod meter;
 mod packet;
 mod reads;
-pub mod stf;
+mod target;
 
 pub use externs::{MAX_CELLS, MAX_PENDING_DIGESTS, SizeError};
 use externs::{Shared, V1Externs};
-use janus_engine::env::ApplyResult;
-use janus_engine::eval::{CompileError, Compiler};
-use janus_engine::exec::{Op, compile_control};
+use janus_engine::exec::Op;
 use janus_engine::layout::{LayoutKind, Layouts};
-use janus_engine::parser::{CompiledParser, compile_parser};
+use janus_engine::parser::CompiledParser;
+use janus_engine::pipeline::{self, Entities};
 use janus_engine::plan::StoragePlan;
-use janus_engine::table::TableState;
-use janus_engine::value::Bits;
+use janus_engine::target::MirrorTarget;
 use janus_p4::ir::{self, InstanceOf};
 use std::collections::HashMap;
-use thiserror::Error;
 
 /// The drop port: an `egress_spec` of 511 drops the packet.
 pub const DROP_PORT: u64 = 511;
 
-#[derive(Debug, Error)]
-pub enum LoadError {
-    #[error("the program has no `main` V1Switch package")]
-    NoV1Switch,
-    #[error("V1Switch argument {0} is not a parser or control instance")]
-    BadArgument(usize),
-    #[error("cannot lay out the program: {0}")]
-    Layout(#[from] janus_engine::layout::LayoutError),
-    #[error("{block}: {error}")]
-    Compile { block: String, error: CompileError },
-    #[error(transparent)]
-    Size(#[from] externs::SizeError),
-    /// A refusal at a place in the program: `file:line:col: ...`.
-    #[error("{at}: {error}")]
-    At { at: String, error: Box<LoadError> },
-}
-
-impl LoadError {
-    /// `self` at `span` of `program`, unless it names a place already (a
-    /// compile error found inside a statement names its own) or the
-    /// program has no source locations.
-    fn at(self, locator: &janus_p4::source::Locator, span: janus_p4::source::Span) -> LoadError {
-        match self {
-            LoadError::At { .. } => self,
-            LoadError::Compile {
-                block,
-                error: CompileError::At { at, error },
-            } => LoadError::At {
-                at,
-                error: Box::new(LoadError::Compile {
-                    block,
-                    error: *error,
-                }),
-            },
-            other => match locator.locate(span) {
-                Some(at) => LoadError::At {
-                    at,
-                    error: Box::new(other),
-                },
-                None => other,
-            },
-        }
-    }
-
-    /// The `file:line:col` the error names, if any.
-    pub fn location(&self) -> Option<&str> {
-        match self {
-            LoadError::At { at, .. } => Some(at),
-            _ => None,
-        }
-    }
-}
-
-/// A table of the running pipeline, as the control plane sees it.
-#[derive(Clone, Debug)]
-pub struct TableInfo {
-    /// The control-plane name (`MyIngress.ipv4_lpm`).
-    pub name: String,
-    pub keys: Vec<KeyInfo>,
-    pub actions: Vec<ActionInfo>,
-    /// `const default_action`: the control plane cannot change the default.
-    pub default_is_const: bool,
-    /// The program gives the table entries (`entries`, const or not). On
-    /// bmv2 both lock the table: p4c writes them into the JSON alike and
-    /// bmv2 refuses control-plane adds to a table it loaded entries into.
-    pub entries_fixed: bool,
-}
-
-/// An action profile or selector: its control-plane name and the slots of
-/// the tables whose entries point into it (see [`V1Switch::profile_mut`]).
-#[derive(Clone, Debug)]
-pub struct ProfileInfo {
-    pub name: String,
-    pub tables: Vec<usize>,
-}
-
-/// A parser value set: its control-plane name and the slot of the table
-/// holding its members (see [`V1Switch::value_set_mut`]).
-#[derive(Clone, Debug)]
-pub struct ValueSetInfo {
-    pub name: String,
-    pub slot: usize,
-}
-
-#[derive(Clone, Debug)]
-pub struct KeyInfo {
-    /// The key's name (`hdr.ipv4.dstAddr` or its `@name`).
-    pub name: String,
-    pub match_kind: String,
-    pub width: u32,
-}
-
-#[derive(Clone, Debug)]
-pub struct ActionInfo {
-    /// The action's control-plane name.
-    pub name: String,
-    /// Its control-plane parameters: (name, width).
-    pub params: Vec<(String, u32)>,
-}
+pub use janus_engine::pipeline::LoadError;
 
 /// The window of a [`Field`] that has none: past the end of any arena
 /// (arenas have at most `u32::MAX` bytes, and `usize` is wider).
@@ -321,12 +220,8 @@ pub struct V1Switch {
     egress: Vec<Op>,
     compute: Vec<Op>,
     deparser: Vec<Op>,
-    tables: Vec<TableState>,
-    infos: Vec<TableInfo>,
-    profiles: Vec<janus_engine::profile::ActionProfile>,
-    profile_infos: Vec<ProfileInfo>,
-    value_sets: Vec<ValueSetInfo>,
-    results: Vec<ApplyResult>,
+    /// Tables, profiles and value sets, by slot.
+    entities: Entities,
     externs: V1Externs,
     std: StdMeta,
     arena: Vec<u8>,
@@ -367,12 +262,9 @@ pub struct V1Switch {
     metadata: std::ops::Range<usize>,
 }
 
-/// Where a clone session sends its copies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MirrorTarget {
-    Port(u32),
-    Group(u16),
-}
+/// The package's name and its parameters.
+const PACKAGE: &str = "V1Switch";
+const ARITY: usize = 6;
 
 impl V1Switch {
     /// Loads a checked program whose `main` is a `V1Switch`. A refusal
@@ -392,35 +284,22 @@ impl V1Switch {
     }
 
     fn load_program(mut program: ir::Program) -> Result<V1Switch, LoadError> {
-        janus_engine::lower::lower_calls(&mut program);
+        pipeline::prepare(&mut program);
         let locator = program.locator.clone();
-        let main = program.main.ok_or(LoadError::NoV1Switch)?;
-        let pkg = &program.instances[main.0 as usize];
-        if !matches!(&pkg.of, InstanceOf::Package { name } if name == "V1Switch")
-            || pkg.args.len() != 6
-        {
-            return Err(LoadError::NoV1Switch);
-        }
-        let mut blocks = Vec::with_capacity(6);
-        for (i, a) in pkg.args.iter().enumerate() {
-            let ir::ExprKind::Instance(inst) = a.kind else {
-                return Err(LoadError::BadArgument(i).at(&locator, a.span));
-            };
-            let instance = &program.instances[inst.0 as usize];
-            let InstanceOf::Block(b) = instance.of else {
-                return Err(LoadError::BadArgument(i).at(&locator, a.span));
-            };
-            blocks.push((b, instance.name.clone(), inst));
-        }
+        let blocks = pipeline::package_blocks(&program, PACKAGE, ARITY)?;
+        let bad_argument = LoadError::BadArgument {
+            package: PACKAGE,
+            index: 0,
+        };
         let plan = StoragePlan::new(&program)?;
         let mut layouts = Layouts::new(&program.types);
         // Headers, metadata and standard_metadata are one copy shared by all
         // six blocks, after the planned frames.
-        let pblock = &program.blocks[blocks[0].0.0 as usize];
+        let pblock = &program.blocks[blocks[0].block.0 as usize];
         let param_ty = |i: usize| pblock.params.get(i).map(|p| p.ty);
         let (h_ty, m_ty, sm_ty) = match (param_ty(1), param_ty(2), param_ty(3)) {
             (Some(h), Some(m), Some(s)) => (h, m, s),
-            _ => return Err(LoadError::BadArgument(0)),
+            _ => return Err(bad_argument),
         };
         let h_at = plan.arena_bytes;
         let m_at = h_at + layouts.layout(h_ty)?.bytes;
@@ -438,7 +317,7 @@ impl V1Switch {
         // Which shared copy each block parameter denotes, by position:
         // (parser: b, h, m, sm), (verify: h, m), (ingress/egress: h, m, sm),
         // (compute: h, m), (deparser: b, h).
-        let shared: [&[Option<u32>]; 6] = [
+        let shared: [&[Option<u32>]; ARITY] = [
             &[None, Some(h_at), Some(m_at), Some(sm_at)],
             &[Some(h_at), Some(m_at)],
             &[Some(h_at), Some(m_at), Some(sm_at)],
@@ -446,167 +325,52 @@ impl V1Switch {
             &[Some(h_at), Some(m_at)],
             &[None, Some(h_at)],
         ];
-        // Tables of every instance in the package, in instance-path order.
-        let mut tables = Vec::new();
-        let mut infos = Vec::new();
-        let mut slots: HashMap<(String, ir::TableId), u32> = HashMap::new();
-        let paths = program.instance_paths();
-        for (b, path) in &paths {
-            for &t in &program.blocks[b.0 as usize].tables {
-                let table = &program.tables[t.0 as usize];
-                let state = TableState::from_ir(&program, table).map_err(|error| {
-                    LoadError::Compile {
-                        block: path.clone(),
-                        error,
-                    }
-                    .at(&locator, table.span)
-                })?;
-                slots.insert((path.clone(), t), tables.len() as u32);
-                infos.push(table_info(&program, table, *b, path));
-                tables.push(state);
-            }
-        }
-        // Action profiles and selectors, one per instance per block path.
-        let mut profiles: Vec<janus_engine::profile::ActionProfile> = Vec::new();
-        let mut profile_infos: Vec<ProfileInfo> = Vec::new();
-        let mut by_slot: Vec<(&(String, ir::TableId), &u32)> = slots.iter().collect();
-        by_slot.sort_by_key(|(_, slot)| **slot);
-        for ((path, t), &slot) in by_slot {
-            let Some(inst) = program.tables[t.0 as usize].implementation else {
-                continue;
-            };
-            let name = program.instances[inst.0 as usize].cp_name.under(path);
-            let at = match profile_infos.iter().position(|p| p.name == name) {
-                Some(at) => at,
-                None => {
-                    profiles.push(action_profile(&program, inst).ok_or_else(|| {
-                        LoadError::Compile {
-                            block: path.clone(),
-                            error: CompileError::Unsupported("this table implementation"),
-                        }
-                        .at(&locator, program.instances[inst.0 as usize].span)
-                    })?);
-                    profile_infos.push(ProfileInfo {
-                        name,
-                        tables: Vec::new(),
-                    });
-                    profiles.len() - 1
-                }
-            };
-            profile_infos[at].tables.push(slot as usize);
-            tables[slot as usize].profile = Some(at as u32);
-        }
-        // Value sets after the tables, so that table slots match `infos`.
-        let mut value_set_slots = HashMap::new();
-        let mut value_sets = Vec::new();
-        for (b, path) in &paths {
-            for &v in &program.blocks[b.0 as usize].value_sets {
-                let vs = &program.value_sets[v.0 as usize];
-                let span = program.blocks[b.0 as usize].span;
-                let state = TableState::for_value_set(&program, vs).map_err(|error| {
-                    LoadError::Compile {
-                        block: path.clone(),
-                        error,
-                    }
-                    .at(&locator, span)
-                })?;
-                value_set_slots.insert((path.clone(), v), tables.len() as u32);
-                value_sets.push(ValueSetInfo {
-                    name: vs.cp_name.under(path),
-                    slot: tables.len(),
-                });
-                tables.push(state);
-            }
-        }
+        let mut entities = Entities::load(&program, &|inst| action_profile(&program, inst))?;
         let mut externs = V1Externs::new(&program, Shared { std, arena_bytes }).map_err(|e| {
             let span = e.instance().map(|i| program.instances[i.0 as usize].span);
-            let e = LoadError::Size(e);
+            let e = LoadError::Target(Box::new(e));
             match span {
                 Some(span) => e.at(&locator, span),
                 None => e,
             }
         })?;
-        for ((path, t), &slot) in &slots {
+        for (path, t, slot) in entities.table_slots() {
             let table = &program.tables[t.0 as usize];
             if let Some(inst) = table.direct_meter {
-                let entries = tables[slot as usize].max_size;
+                let size = entities.tables[slot].max_size;
                 externs
-                    .attach_direct_meter(path, inst, slot, entries)
-                    .map_err(|e| LoadError::Size(e).at(&locator, table.span))?;
+                    .attach_direct_meter(path, inst, slot as u32, size)
+                    .map_err(|e| LoadError::Target(Box::new(e)).at(&locator, table.span))?;
             }
         }
-        let mut compiled: Vec<Vec<Op>> = Vec::with_capacity(6);
-        let mut parser = None;
-        for (i, (b, path, inst)) in blocks.iter().enumerate() {
-            let block = &program.blocks[b.0 as usize];
-            let ctor_args = &program.instances[inst.0 as usize].args;
-            let frame = plan.instance_frame(path).ok_or_else(|| {
-                LoadError::Compile {
-                    block: path.clone(),
-                    error: CompileError::Unsupported("an instance without storage"),
-                }
-                .at(&locator, block.span)
-            })?;
-            let mut vars = plan.shared_vars();
-            vars.extend(frame.vars.iter().map(|(v, o)| (*v, frame.base + o)));
-            for (p, at) in block.params.iter().zip(shared[i]) {
-                if let Some(at) = at {
-                    vars.insert(p.var, *at);
-                }
-            }
-            let mut c = Compiler::new(&program, vars);
-            let ctx = janus_engine::eval::InstanceCtx {
-                plan: &plan,
-                path: path.clone(),
-                table_slots: &slots,
-                value_set_slots: &value_set_slots,
-            };
-            ctx.bind_slots(&mut c, path);
-            c.externs = Some(&externs);
-            c.instances = Some(ctx);
-            let err = |error| {
-                LoadError::Compile {
-                    block: path.clone(),
-                    error,
-                }
-                .at(&locator, block.span)
-            };
-            if i == 0 {
-                parser = Some(compile_parser(&mut c, block, ctor_args).map_err(err)?);
-                compiled.push(Vec::new());
-            } else {
-                compiled.push(compile_control(&mut c, block, ctor_args).map_err(err)?);
-            }
+        let parser = entities.compile_parser(&program, &plan, &blocks[0], shared[0], &externs)?;
+        let mut controls = Vec::with_capacity(ARITY - 1);
+        for (block, shared) in blocks.iter().zip(shared).skip(1) {
+            controls.push(entities.compile_control(&program, &plan, block, shared, &externs)?);
         }
         // What compiling found: the direct meters whose hits write a
         // colour, and the field lists of deprecated calls' `data`.
         for slot in externs.colour_slots() {
-            if let Some(t) = tables.get_mut(slot as usize) {
+            if let Some(t) = entities.table_mut(slot as usize) {
                 t.hit_hook = true;
             }
         }
         for (i, runs) in externs.data_lists().into_iter().enumerate() {
             field_lists.insert(externs::DATA_LISTS + i as u32, runs);
         }
-        let mut it = compiled.into_iter().skip(1);
+        let mut it = controls.into_iter();
         let mut next = || it.next().unwrap_or_default();
         let (verify, ingress, egress, compute, deparser) = (next(), next(), next(), next(), next());
-        let results = vec![ApplyResult::default(); tables.len()];
-        let needs_clock = std.reads_time() || tables.iter().any(|t| t.idle_timeout);
+        let needs_clock = std.reads_time() || entities.tables.iter().any(|t| t.idle_timeout);
         Ok(V1Switch {
-            parser: parser.ok_or(LoadError::BadArgument(0))?,
+            parser,
             program,
             verify,
             ingress,
             egress,
             compute,
             deparser,
-            tables,
-            infos,
-            profiles,
-            profile_infos,
-            value_sets,
-            results,
+            entities,
             externs,
             std,
             arena: vec![0; arena_bytes as usize],
@@ -628,198 +392,8 @@ impl V1Switch {
         })
     }
 
-    /// Turns per-packet tracing on or off: parser states, table keys, hits,
-    /// actions and arguments, and each packet's fate, logged through
-    /// `tracing` at info level with target `janus::trace`. Off, it costs one
-    /// branch per event.
-    pub fn set_trace(&mut self, on: bool) {
-        self.trace = on;
-    }
-
-    pub fn program(&self) -> &ir::Program {
-        &self.program
-    }
-
-    /// The action profiles and selectors.
-    pub fn profiles(&self) -> &[ProfileInfo] {
-        &self.profile_infos
-    }
-
-    /// The members and groups of the profile named `name`.
-    pub fn profile_mut(&mut self, name: &str) -> Option<&mut janus_engine::profile::ActionProfile> {
-        let at = self.profile_infos.iter().position(|p| p.name == name)?;
-        self.profiles.get_mut(at)
-    }
-
-    /// Microseconds since the pipeline was loaded: the clock of
-    /// `standard_metadata` timestamps and of [`TableState::last_hit_us`].
-    pub fn now_us(&self) -> u64 {
-        self.clock.now_us()
-    }
-
-    /// The parser value sets.
-    pub fn value_sets(&self) -> &[ValueSetInfo] {
-        &self.value_sets
-    }
-
-    /// The members of the value set named `name`, as a table with one
-    /// ternary key per field (add members with [`TableState::insert`]).
-    pub fn value_set_mut(&mut self, name: &str) -> Option<&mut TableState> {
-        let slot = self.value_sets.iter().find(|v| v.name == name)?.slot;
-        self.tables.get_mut(slot)
-    }
-
-    /// The tables, by slot.
-    pub fn tables(&self) -> &[TableInfo] {
-        &self.infos
-    }
-
-    /// The contents of the table in `slot`, read-only (entries, direct
-    /// counters: [`TableState::counted_entries`]).
-    pub fn table(&self, slot: usize) -> Option<&TableState> {
-        self.tables.get(slot)
-    }
-
-    /// The contents of the table in `slot`, for the control plane.
-    pub fn table_mut(&mut self, slot: usize) -> Option<&mut TableState> {
-        self.tables.get_mut(slot)
-    }
-
     fn instance(&self, name: &str) -> Option<externs::StateId> {
         self.externs.names.get(name).copied()
-    }
-
-    /// Takes the digests sent since the last call, oldest first, as
-    /// (receiver, data); and how many were dropped because
-    /// [`MAX_PENDING_DIGESTS`] were already waiting.
-    pub fn take_digests(&mut self) -> (Vec<(u64, Vec<u8>)>, u64) {
-        let dropped = std::mem::take(&mut self.externs.digests_dropped);
-        (std::mem::take(&mut self.externs.digests), dropped)
-    }
-
-    /// Sets the committed and peak rates of meter `name`, cell `index` (every
-    /// cell when `None`); false if there is no such meter or cell.
-    pub fn set_meter_rates(
-        &mut self,
-        name: &str,
-        index: Option<usize>,
-        committed: meter::Rate,
-        peak: meter::Rate,
-    ) -> bool {
-        match self.instance(name) {
-            Some(id) => self.externs.set_meter_rates(id, index, committed, peak),
-            None => false,
-        }
-    }
-
-    /// Configures clone session `session` to send copies to `target`.
-    pub fn mirroring_add(&mut self, session: u32, target: MirrorTarget) {
-        self.mirror.insert(session, target);
-    }
-
-    /// Removes clone session `session`; false if it was not configured.
-    pub fn mirroring_delete(&mut self, session: u32) -> bool {
-        self.mirror.remove(&session).is_some()
-    }
-
-    /// Packets and bytes counted by indexed counter `name` at `index`.
-    pub fn counter(&self, name: &str, index: usize) -> Option<(u64, u64)> {
-        self.externs.counter(self.instance(name)?, index)
-    }
-
-    /// Sets the packet and byte counts of counter `name` at `index`; false
-    /// if there is no such cell.
-    pub fn counter_write(&mut self, name: &str, index: usize, packets: u64, bytes: u64) -> bool {
-        let Some(id) = self.instance(name) else {
-            return false;
-        };
-        match self.externs.counter_mut(id, index) {
-            Some(cell) => {
-                *cell = (packets, bytes);
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Sets every cell of register `name` to 0; false if there is none.
-    pub fn register_reset(&mut self, name: &str) -> bool {
-        self.instance(name)
-            .is_some_and(|id| self.externs.register_reset(id))
-    }
-
-    /// The value of register `name` at `index`.
-    pub fn register(&self, name: &str, index: usize) -> Option<&Bits> {
-        self.externs.register(self.instance(name)?, index)
-    }
-
-    /// Sets register `name` at `index`; false if there is no such cell.
-    pub fn register_write(&mut self, name: &str, index: usize, value: u64) -> bool {
-        let Some(id) = self.instance(name) else {
-            return false;
-        };
-        match self.externs.register_mut(id, index) {
-            Some(cell) => {
-                *cell = Bits::from_u64(cell.width(), false, value);
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Sets the (replication id, port) copies multicast group `group`
-    /// makes, replacing its nodes (the control plane's path; none: the
-    /// group makes no copies).
-    pub fn mc_group_set(&mut self, group: u16, copies: Vec<(u16, u32)>) {
-        self.group_nodes.remove(&group);
-        if copies.is_empty() {
-            self.groups.remove(&group);
-        } else {
-            self.groups.insert(group, copies);
-        }
-    }
-
-    /// Creates multicast group `group` (no members yet).
-    pub fn mc_group_create(&mut self, group: u16) {
-        self.groups.entry(group).or_default();
-        self.group_nodes.entry(group).or_default();
-    }
-
-    /// Creates a replication node (rid, ports); returns its handle.
-    pub fn mc_node_create(&mut self, rid: u16, ports: Vec<u32>) -> u32 {
-        self.nodes.push((rid, ports));
-        self.nodes.len() as u32 - 1
-    }
-
-    /// Adds node `handle` to `group`; false if either is unknown.
-    pub fn mc_node_associate(&mut self, group: u16, handle: u32) -> bool {
-        if handle as usize >= self.nodes.len() {
-            return false;
-        }
-        let Some(handles) = self.group_nodes.get_mut(&group) else {
-            return false;
-        };
-        handles.push(handle);
-        self.expand_group(group);
-        true
-    }
-
-    /// Replaces the ports of node `handle`; false if it is unknown.
-    pub fn mc_node_update(&mut self, handle: u32, ports: Vec<u32>) -> bool {
-        let Some(node) = self.nodes.get_mut(handle as usize) else {
-            return false;
-        };
-        node.1 = ports;
-        let groups: Vec<u16> = self
-            .group_nodes
-            .iter()
-            .filter(|(_, hs)| hs.contains(&handle))
-            .map(|(g, _)| *g)
-            .collect();
-        for g in groups {
-            self.expand_group(g);
-        }
-        true
     }
 
     /// Recomputes the (rid, port) copies of `group` from its nodes.
@@ -926,12 +500,15 @@ fn std_meta(
     at: u32,
     arena_bytes: u32,
 ) -> Result<StdMeta, LoadError> {
-    let info = p
-        .types
-        .struct_info(sm_ty)
-        .ok_or(LoadError::BadArgument(0))?;
+    let info = p.types.struct_info(sm_ty).ok_or(LoadError::BadArgument {
+        package: PACKAGE,
+        index: 0,
+    })?;
     let LayoutKind::Struct { fields } = layouts.layout(sm_ty)?.kind else {
-        return Err(LoadError::BadArgument(0));
+        return Err(LoadError::BadArgument {
+            package: PACKAGE,
+            index: 0,
+        });
     };
     let field = |name: &str| -> Field {
         info.fields
@@ -966,43 +543,6 @@ fn std_meta(
         ingress_global_timestamp: if_read("ingress_global_timestamp"),
         egress_global_timestamp: if_read("egress_global_timestamp"),
     })
-}
-
-fn table_info(p: &ir::Program, t: &ir::Table, block: ir::BlockId, path: &str) -> TableInfo {
-    let width = |ty| janus_engine::eval::scalar_shape(&p.types, ty).map_or(0, |(w, _)| w);
-    let local = p.blocks[block.0 as usize].actions.clone();
-    TableInfo {
-        name: t.cp_name.under(path),
-        keys: t
-            .keys
-            .iter()
-            .filter(|k| k.match_kind != "selector")
-            .map(|k| KeyInfo {
-                name: k.name.clone(),
-                match_kind: k.match_kind.clone(),
-                width: width(k.expr.ty),
-            })
-            .collect(),
-        actions: t
-            .actions
-            .iter()
-            .map(|a| {
-                let act = &p.actions[a.action.0 as usize];
-                let prefix = if local.contains(&a.action) { path } else { "" };
-                ActionInfo {
-                    name: act.cp_name.under(prefix),
-                    params: act
-                        .params
-                        .iter()
-                        .filter(|x| x.direction == ir::Direction::None)
-                        .map(|x| (x.name.clone(), width(x.ty)))
-                        .collect(),
-                }
-            })
-            .collect(),
-        default_is_const: t.default_is_const,
-        entries_fixed: t.entries_const || !t.entries.is_empty(),
-    }
 }
 
 #[cfg(test)]

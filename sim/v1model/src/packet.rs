@@ -13,10 +13,11 @@
 //! recirculates cannot loop for ever.
 
 use crate::externs::{CloneRequest, Requests};
-use crate::{DROP_PORT, EgressStart, Field, MirrorTarget, V1Switch};
+use crate::{DROP_PORT, EgressStart, Field, V1Switch};
 use janus_engine::env::Env;
 use janus_engine::exec::run;
 use janus_engine::parser::{CompiledParser, Outcome, run_parser};
+use janus_engine::target::{MirrorTarget, Target};
 use std::collections::HashMap;
 
 /// Passes through ingress allowed for one arriving packet (the first, then
@@ -54,9 +55,9 @@ macro_rules! stage_env {
     ($sw:expr) => {
         Env::pipeline(
             &mut $sw.arena,
-            &$sw.tables,
-            &mut $sw.results,
-            &$sw.profiles,
+            &$sw.entities.tables,
+            &mut $sw.entities.results,
+            &$sw.entities.profiles,
             &mut $sw.externs,
             $sw.trace,
         )
@@ -64,19 +65,11 @@ macro_rules! stage_env {
 }
 
 impl V1Switch {
-    /// Runs one packet arriving on `port`; returns the packets sent, as
-    /// (port, bytes), in the order simple_switch sends them.
-    pub fn process(&mut self, port: u32, packet: &[u8]) -> Vec<(u32, Vec<u8>)> {
-        let mut sent = Vec::new();
-        self.process_with(port, packet, &mut |p, bytes| sent.push((p, bytes.to_vec())));
-        sent
-    }
-
     /// Runs one packet arriving on `port`, handing each packet sent to
     /// `out` as (port, bytes) in the order simple_switch sends them; the
     /// bytes live in a buffer the switch reuses, so a unicast packet
-    /// allocates nothing.
-    pub fn process_with(&mut self, port: u32, packet: &[u8], out: &mut dyn FnMut(u32, &[u8])) {
+    /// allocates nothing ([`janus_engine::target::Target::process_with`]).
+    pub(crate) fn run_packet(&mut self, port: u32, packet: &[u8], out: &mut dyn FnMut(u32, &[u8])) {
         if self.trace {
             trace_packet_in(port, packet.len());
         }
@@ -546,7 +539,8 @@ fn trace_packet_out(egress_port: u32, len: usize) {
 
 #[cfg(test)]
 mod tests {
-    use crate::{MirrorTarget, V1Switch};
+    use crate::V1Switch;
+    use janus_engine::target::{MirrorTarget, Target};
 
     /// A unicast program whose packets exercise what the fast path handles
     /// itself: drops, an ingress `truncate`, E2E clones queued after the

@@ -5,6 +5,7 @@
 
 use janus_engine::profile::{Member, Target};
 use janus_engine::table::{Entry, FieldMatch};
+use janus_engine::target::Target as _;
 use janus_engine::value::Bits;
 use janus_v1model::V1Switch;
 

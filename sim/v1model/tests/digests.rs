@@ -1,6 +1,7 @@
 //! `digest` delivers (receiver, flattened data) to the control plane, in
 //! order, through a bounded queue.
 
+use janus_engine::target::Target;
 use janus_v1model::{MAX_PENDING_DIGESTS, V1Switch};
 
 mod common;

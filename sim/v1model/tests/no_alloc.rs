@@ -4,6 +4,7 @@
 //! must not move. `process` (which returns owned packets) is the control:
 //! the counter sees its allocations.
 
+use janus_engine::target::Target;
 use janus_v1model::V1Switch;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -47,7 +48,7 @@ fn router() -> V1Switch {
     let entries = "add ipv4_lpm hdr.ipv4.dst_addr:0x0a020000/16 set_nexthop(next_mac:0xbb, port:2)\n\
                    add port_mac standard_metadata.egress_port:2 rewrite_source(smac:0x020000000002)\n";
     let stf = janus_stf::parse(entries).expect("entries parse");
-    janus_v1model::stf::configure(&mut sw, &stf).expect("entries apply");
+    janus_stf::runner::configure(&mut sw, &stf).expect("entries apply");
     sw
 }
 

@@ -1,6 +1,7 @@
 //! Replication limits: a program that recirculates every packet ends after
 //! a bounded number of passes instead of looping.
 
+use janus_engine::target::Target;
 use janus_v1model::V1Switch;
 
 mod common;

@@ -4,6 +4,7 @@
 //! timeouts.
 
 use janus_engine::table::{Entry, FieldMatch};
+use janus_engine::target::Target;
 use janus_engine::value::Bits;
 
 mod common;

@@ -3,6 +3,7 @@
 //! no members it matches nothing, and the set holds at most `size`.
 
 use janus_engine::table::{Entry, FieldMatch};
+use janus_engine::target::Target;
 use janus_engine::value::Bits;
 use janus_v1model::V1Switch;
 

@@ -1,6 +1,7 @@
 //! Set-up shared by the v1model integration tests.
 #![allow(dead_code)] // each test file uses its own part
 
+use janus_engine::target::Target;
 use janus_v1model::V1Switch;
 
 /// Compiles `source` (named `name` in diagnostics) and loads it; panics

@@ -1,5 +1,5 @@
 //! Running STF packet tests (the dialect of p4c's bmv2 test driver) against
-//! a [`V1Switch`].
+//! a loaded pipeline ([`Target`]), whatever its architecture.
 //!
 //! Pass or fail is decided as that driver decides it: only ports named in a
 //! `packet` or `expect` line are observed; for each observed port the
@@ -7,11 +7,11 @@
 //! i-th packet must match the i-th pattern. Order across ports is free. A
 //! port named by an `expect` without data is not checked at all.
 
-use crate::V1Switch;
-use crate::meter::Rate;
+use crate::{ActionCall, Command, KeyMatch, Pattern, Stf};
+use janus_engine::meter::Rate;
 use janus_engine::table::{Entry, FieldMatch, MatchKind};
+use janus_engine::target::{MirrorTarget, Target};
 use janus_engine::value::Bits;
-use janus_stf::{ActionCall, Command, KeyMatch, Pattern, Stf};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 use thiserror::Error;
@@ -45,7 +45,7 @@ impl Report {
 /// Runs an STF test. `Err` means the test could not be run (a command
 /// names something the program does not have); a failing test is `Ok`
 /// with failures in the report.
-pub fn run(sw: &mut V1Switch, stf: &Stf) -> Result<Report, CommandError> {
+pub fn run(sw: &mut dyn Target, stf: &Stf) -> Result<Report, CommandError> {
     let observed: BTreeSet<u32> = stf.observed_ports();
     let mut expected: BTreeMap<u32, Vec<(usize, Option<Pattern>)>> = BTreeMap::new();
     let mut received: BTreeMap<u32, Vec<Vec<u8>>> = BTreeMap::new();
@@ -73,7 +73,7 @@ pub fn run(sw: &mut V1Switch, stf: &Stf) -> Result<Report, CommandError> {
                 // The reference driver ignores `check_counter`: a check Janus
                 // cannot resolve (an entry name, a direct counter, a name
                 // that finds no indexed counter) is accepted unchecked.
-                let janus_stf::CounterIndex::Index(i) = index else {
+                let crate::CounterIndex::Index(i) = index else {
                     continue;
                 };
                 let Some((packets, bytes)) =
@@ -83,8 +83,8 @@ pub fn run(sw: &mut V1Switch, stf: &Stf) -> Result<Report, CommandError> {
                 };
                 if let Some(c) = check {
                     let actual = match c.kind {
-                        janus_stf::CounterKind::Packets => packets,
-                        janus_stf::CounterKind::Bytes => bytes,
+                        crate::CounterKind::Packets => packets,
+                        crate::CounterKind::Bytes => bytes,
                     };
                     if !c.op.holds(actual, c.value) {
                         report.failures.push(format!(
@@ -111,7 +111,7 @@ pub fn run(sw: &mut V1Switch, stf: &Stf) -> Result<Report, CommandError> {
 /// Applies the control-plane commands of an STF file (`add`, `setdefault`,
 /// multicast and register set-up) and nothing else: the entries file of
 /// `janus sim run`. Packet, expect and check lines are errors here.
-pub fn configure(sw: &mut V1Switch, stf: &Stf) -> Result<(), CommandError> {
+pub fn configure(sw: &mut dyn Target, stf: &Stf) -> Result<(), CommandError> {
     for cmd in &stf.commands {
         let result = match &cmd.item {
             Command::Packet { .. } | Command::Expect { .. } | Command::CheckCounter { .. } => {
@@ -131,7 +131,7 @@ pub fn configure(sw: &mut V1Switch, stf: &Stf) -> Result<(), CommandError> {
 }
 
 /// One control-plane command; anything else is reported as unsupported.
-fn configure_one(sw: &mut V1Switch, cmd: &Command) -> Result<(), String> {
+fn configure_one(sw: &mut dyn Target, cmd: &Command) -> Result<(), String> {
     match cmd {
         Command::Add {
             table,
@@ -184,45 +184,39 @@ fn configure_one(sw: &mut V1Switch, cmd: &Command) -> Result<(), String> {
             sw.mc_node_create(*rid as u16, ports.clone());
         }
         Command::McNodeAssociate { group, node } => {
-            if !sw.mc_node_associate(*group as u16, *node) {
-                return Err(format!("no multicast group {group} or node {node}"));
-            }
+            sw.mc_node_associate(*group as u16, *node)
+                .map_err(|_| format!("no multicast group {group} or node {node}"))?;
         }
         Command::RegisterWrite { name, index, value } => {
             let v = value.to_u64().map_err(|e| e.to_string())?;
-            if !sw.register_write(name, *index as usize, v) {
-                return Err(format!("no register cell `{name}`[{index}]"));
-            }
+            sw.register_write(name, *index as usize, v)
+                .map_err(|_| format!("no register cell `{name}`[{index}]"))?;
         }
         Command::MeterSetRates { name, index, rates } => {
             let (c, p) = two_rates(rates)?;
-            if !sw.set_meter_rates(name, Some(*index as usize), c, p) {
-                return Err(format!("no meter cell `{name}`[{index}]"));
-            }
+            sw.set_meter_rates(name, Some(*index as usize), c, p)
+                .map_err(|_| format!("no meter cell `{name}`[{index}]"))?;
         }
         Command::MeterArraySetRates { name, rates } => {
             let (c, p) = two_rates(rates)?;
-            if !sw.set_meter_rates(name, None, c, p) {
-                return Err(format!("no meter `{name}`"));
-            }
+            sw.set_meter_rates(name, None, c, p)
+                .map_err(|_| format!("no meter `{name}`"))?;
         }
         Command::MirroringAdd { session, port } => {
-            sw.mirroring_add(*session, crate::MirrorTarget::Port(*port));
+            sw.mirroring_add(*session, MirrorTarget::Port(*port));
         }
         Command::MirroringAddMc { session, group } => {
             let group = u16::try_from(*group)
                 .map_err(|_| format!("multicast group {group} is too large"))?;
-            sw.mirroring_add(*session, crate::MirrorTarget::Group(group));
+            sw.mirroring_add(*session, MirrorTarget::Group(group));
         }
         Command::MirroringDelete { session } => {
-            if !sw.mirroring_delete(*session) {
-                return Err(format!("no clone session {session}"));
-            }
+            sw.mirroring_delete(*session)
+                .map_err(|_| format!("no clone session {session}"))?;
         }
         Command::McNodeUpdate { node, ports } => {
-            if !sw.mc_node_update(*node, ports.clone()) {
-                return Err(format!("no multicast node {node}"));
-            }
+            sw.mc_node_update(*node, ports.clone())
+                .map_err(|_| format!("no multicast node {node}"))?;
         }
         Command::CounterWrite {
             name,
@@ -230,14 +224,12 @@ fn configure_one(sw: &mut V1Switch, cmd: &Command) -> Result<(), String> {
             packets,
             bytes,
         } => {
-            if !sw.counter_write(name, *index as usize, *packets, *bytes) {
-                return Err(format!("no counter cell `{name}`[{index}]"));
-            }
+            sw.counter_write(name, *index as usize, *packets, *bytes)
+                .map_err(|_| format!("no counter cell `{name}`[{index}]"))?;
         }
         Command::RegisterReset { name } => {
-            if !sw.register_reset(name) {
-                return Err(format!("no register `{name}`"));
-            }
+            sw.register_reset(name)
+                .map_err(|_| format!("no register `{name}`"))?;
         }
         Command::Wait | Command::MirroringGet { .. } => {}
         other => return Err(format!("`{}` is not supported yet", other.keyword())),
@@ -246,8 +238,8 @@ fn configure_one(sw: &mut V1Switch, cmd: &Command) -> Result<(), String> {
 }
 
 /// Committed and peak rate from an STF rate list (one rate: both).
-fn two_rates(rates: &[janus_stf::MeterRate]) -> Result<(Rate, Rate), String> {
-    let conv = |r: &janus_stf::MeterRate| Rate {
+fn two_rates(rates: &[crate::MeterRate]) -> Result<(Rate, Rate), String> {
+    let conv = |r: &crate::MeterRate| Rate {
         per_us: r.rate,
         burst: r.burst,
     };
@@ -374,14 +366,14 @@ fn unique_match(
 
 /// The full name of the extern instance `name` finds, resolved as table
 /// names are; `None` when it finds none or several.
-fn counter_name<'a>(sw: &'a V1Switch, name: &str) -> Option<&'a str> {
-    let mut names: Vec<&str> = sw.externs.names.keys().map(String::as_str).collect();
+fn counter_name<'a>(sw: &'a dyn Target, name: &str) -> Option<&'a str> {
+    let mut names = sw.extern_names();
     names.sort_unstable();
     let i = find(names.iter().copied().enumerate(), name, "counter").ok()?;
     Some(names[i])
 }
 
-fn find_table(sw: &V1Switch, name: &str) -> Result<usize, String> {
+fn find_table(sw: &dyn Target, name: &str) -> Result<usize, String> {
     find(
         sw.tables()
             .iter()
@@ -393,7 +385,7 @@ fn find_table(sw: &V1Switch, name: &str) -> Result<usize, String> {
 }
 
 fn build_action(
-    sw: &V1Switch,
+    sw: &dyn Target,
     slot: usize,
     call: &ActionCall,
 ) -> Result<(usize, Vec<Bits>), String> {
@@ -434,7 +426,7 @@ fn build_action(
 }
 
 fn build_entry(
-    sw: &V1Switch,
+    sw: &dyn Target,
     slot: usize,
     priority: u64,
     keys: &[KeyMatch],
