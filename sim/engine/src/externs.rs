@@ -9,7 +9,7 @@
 
 use crate::env::Env;
 use crate::eval::{Node, Place};
-use crate::exec::Flow;
+use crate::flow::Flow;
 use janus_p4::ir::InstanceId;
 use janus_p4::types::TyId;
 

@@ -11,6 +11,7 @@ pub mod env;
 pub mod eval;
 pub mod exec;
 pub mod externs;
+pub mod flow;
 pub mod layout;
 mod lower;
 pub mod meter;

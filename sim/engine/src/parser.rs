@@ -3,7 +3,8 @@
 
 use crate::env::Env;
 use crate::eval::{CompileError, Compiler, Node, constant, scalar_shape};
-use crate::exec::{Flow, Op, ParserErrors, compile_stmts, guarded, run};
+use crate::exec::{Op, ParserErrors, compile_stmts, guarded, run};
+use crate::flow::Flow;
 use crate::value::{Bits, FieldWord};
 use janus_p4::ir::{self, ExprKind, ParserState};
 use janus_p4::types::TyId;

@@ -4,8 +4,8 @@
 use crate::{DROP_PORT, StdMeta};
 use janus_engine::env::Env;
 use janus_engine::eval::{Node, Place, scalar_shape};
-use janus_engine::exec::Flow;
 use janus_engine::externs::{BitRun, CallSite, ExternArg, ExternHandler, ExternResolver};
+use janus_engine::flow::Flow;
 use janus_engine::meter::{Color, Meter, Rate};
 use janus_engine::value::{Bits, read_word, write_word};
 use janus_p4::ir::{self, InstanceId, InstanceOf};

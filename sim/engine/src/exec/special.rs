@@ -6,9 +6,10 @@
 //! same result as the generic op it replaces (the tests in
 //! `exec/tests.rs` run both on the same state).
 
-use super::{Flow, HeaderShape, Op, ParserErrors};
+use super::ops::{ActionImpl, HeaderShape, Op, ParserErrors};
 use crate::env::{Env, copy_bits};
 use crate::eval::{Node, Place};
+use crate::flow::Flow;
 use crate::value::FieldWord;
 use janus_p4::ir::{BinOp, UnOp};
 
@@ -370,7 +371,7 @@ fn specialise_op(op: Op) -> Op {
             keys,
             actions: actions
                 .into_iter()
-                .map(|a| super::ActionImpl {
+                .map(|a| ActionImpl {
                     copy_in: specialise(a.copy_in),
                     body: specialise(a.body),
                     copy_out: specialise(a.copy_out),
@@ -404,10 +405,10 @@ fn specialise_op(op: Op) -> Op {
 
 /// A table's keys as fields of fixed places read with one word load each
 /// ([`Op::ApplyTable`]'s `key_words`): when every key is a load of a fixed
-/// place of 1..=64 bits, there are at most [`super::INLINE_KEYS`] keys
+/// place of 1..=64 bits, there are at most [`super::run::INLINE_KEYS`] keys
 /// and no selector keys.
 fn fixed_keys(keys: &[Node], selector_keys: &[Node]) -> Option<Box<[FieldWord]>> {
-    if !selector_keys.is_empty() || keys.len() > super::INLINE_KEYS {
+    if !selector_keys.is_empty() || keys.len() > super::run::INLINE_KEYS {
         return None;
     }
     keys.iter()

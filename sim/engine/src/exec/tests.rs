@@ -1,9 +1,16 @@
 //! Statement execution over real checked programs.
 
+use super::compile::resolved_ctor_args;
+use super::run::{INLINE_KEYS, write_arg, write_param};
 use super::*;
+use crate::env::Env;
+use crate::eval::{CompileError, Compiler, Node, Place};
+use crate::flow::Flow;
 use crate::plan::StoragePlan;
 use crate::test_support::{is_valid, path_expr, program};
-use crate::value::Bits;
+use crate::value::{Bits, FieldWord, read_word, write_word};
+use janus_p4::ir::{self, ExprKind, Value};
+use janus_p4::types::TyId;
 use std::collections::HashMap;
 
 const PROGRAM: &str = r#"
@@ -189,7 +196,7 @@ fn tables_run_entries_defaults_hit_and_action_run() {
     let mut tables: Vec<TableState> = program
         .tables
         .iter()
-        .map(|t| TableState::from_ir(&program, t).expect("table"))
+        .map(|t| crate::pipeline::tables::table_from_ir(&program, t).expect("table"))
         .collect();
     // route: 10.0.0.0/8 -> set_port(3); stats: port 3 -> count.
     tables[0]

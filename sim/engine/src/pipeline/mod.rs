@@ -12,6 +12,7 @@
 
 mod error;
 mod info;
+pub(crate) mod tables;
 
 pub use error::LoadError;
 pub use info::{ActionInfo, KeyInfo, ProfileInfo, TableInfo, ValueSetInfo};
@@ -113,7 +114,7 @@ impl Entities {
         for (b, path) in &paths {
             for &t in &program.blocks[b.0 as usize].tables {
                 let table = &program.tables[t.0 as usize];
-                let state = TableState::from_ir(program, table)
+                let state = tables::table_from_ir(program, table)
                     .map_err(|e| LoadError::compile(path, e).at(locator, table.span))?;
                 table_slots.insert((path.clone(), t), tables.len() as u32);
                 infos.push(TableInfo::of(program, table, *b, path));
@@ -158,7 +159,7 @@ impl Entities {
             for &v in &program.blocks[b.0 as usize].value_sets {
                 let vs = &program.value_sets[v.0 as usize];
                 let span = program.blocks[b.0 as usize].span;
-                let state = TableState::for_value_set(program, vs)
+                let state = tables::value_set_table(program, vs)
                     .map_err(|e| LoadError::compile(path, e).at(locator, span))?;
                 value_set_slots.insert((path.clone(), v), tables.len() as u32);
                 value_sets.push(ValueSetInfo {
