@@ -23,6 +23,7 @@ mod common;
 use common::netns::{Link, Netns, STEP, installed, ip, is_root, must};
 use common::{Server, TempDir, janus, repo, run_bounded};
 use janus_host::sys::packet_ring::{RingConfig, RingPort};
+use janus_wire::checksum::internet_checksum;
 use std::fmt::Write as _;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -67,18 +68,6 @@ fn options() -> Options {
     o
 }
 
-/// The internet checksum of `bytes`.
-fn checksum(bytes: &[u8]) -> u16 {
-    let mut sum: u32 = bytes
-        .chunks(2)
-        .map(|c| u32::from(c[0]) << 8 | u32::from(*c.get(1).unwrap_or(&0)))
-        .sum();
-    while sum >> 16 != 0 {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    !(sum as u16)
-}
-
 /// Route `i`'s /24 prefix: 11.0.0.0 and up, one /24 each.
 fn route_prefix(i: u32) -> u32 {
     0x0B00_0000 + (i << 8)
@@ -94,7 +83,7 @@ fn frame(dst: u32, sport: u16) -> Vec<u8> {
         0x45, 0, 0, 46, 0, 1, 0, 0, 64, 17, 0, 0, 10, 1, 1, 1, 0, 0, 0, 0,
     ];
     ip[16..20].copy_from_slice(&dst.to_be_bytes());
-    let sum = checksum(&ip);
+    let sum = internet_checksum(&ip);
     ip[10..12].copy_from_slice(&sum.to_be_bytes());
     f.extend_from_slice(&ip);
     f.extend_from_slice(&sport.to_be_bytes());

@@ -188,75 +188,8 @@ fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> Journal
     move |source| JournalError::Io { what, path, source }
 }
 
-/// Slicing-by-8 tables of CRC-32/IEEE (reflected, polynomial 0xEDB88320):
-/// `CRC_TABLES[0]` is the byte-wise table, `CRC_TABLES[k][b]` the CRC of
-/// byte `b` followed by `k` zero bytes.
-const CRC_TABLES: [[u32; 256]; 8] = {
-    let mut t = [[0u32; 256]; 8];
-    let mut i = 0;
-    while i < 256 {
-        let mut c = i as u32;
-        let mut k = 0;
-        while k < 8 {
-            c = if c & 1 != 0 {
-                0xEDB8_8320 ^ (c >> 1)
-            } else {
-                c >> 1
-            };
-            k += 1;
-        }
-        t[0][i] = c;
-        i += 1;
-    }
-    let mut k = 1;
-    while k < 8 {
-        let mut i = 0;
-        while i < 256 {
-            let prev = t[k - 1][i];
-            t[k][i] = (prev >> 8) ^ t[0][(prev & 0xff) as usize];
-            i += 1;
-        }
-        k += 1;
-    }
-    t
-};
-
-/// CRC-32 (IEEE 802.3, reflected), fed in pieces.
-#[derive(Clone, Copy)]
-struct Crc(u32);
-
-impl Crc {
-    fn new() -> Crc {
-        Crc(!0)
-    }
-    fn update(mut self, bytes: &[u8]) -> Crc {
-        let t = &CRC_TABLES;
-        let mut chunks = bytes.chunks_exact(8);
-        for w in &mut chunks {
-            let lo = self.0 ^ u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-            self.0 = t[7][(lo & 0xff) as usize]
-                ^ t[6][((lo >> 8) & 0xff) as usize]
-                ^ t[5][((lo >> 16) & 0xff) as usize]
-                ^ t[4][(lo >> 24) as usize]
-                ^ t[3][usize::from(w[4])]
-                ^ t[2][usize::from(w[5])]
-                ^ t[1][usize::from(w[6])]
-                ^ t[0][usize::from(w[7])];
-        }
-        for &b in chunks.remainder() {
-            self.0 = t[0][((self.0 ^ u32::from(b)) & 0xff) as usize] ^ (self.0 >> 8);
-        }
-        self
-    }
-    fn finish(self) -> u32 {
-        !self.0
-    }
-}
-
-/// CRC-32 (IEEE 802.3, reflected, as zlib computes it).
-pub fn crc32(bytes: &[u8]) -> u32 {
-    Crc::new().update(bytes).finish()
-}
+use janus_wire::crc::Crc32;
+pub use janus_wire::crc::crc32;
 
 /// The file header's first bytes.
 pub const MAGIC: [u8; 8] = *b"JANUSJNL";
@@ -330,7 +263,7 @@ pub fn encode_record(
     out.push(kind as u8);
     out.extend_from_slice(&[flags, 0, 0]);
     let header_crc = crc32(&out[0..16]);
-    let record_crc = Crc::new().update(&out[0..16]).update(payload).finish();
+    let record_crc = Crc32::new().update(&out[0..16]).update(payload).finish();
     out.extend_from_slice(&header_crc.to_le_bytes());
     out.extend_from_slice(&record_crc.to_le_bytes());
     out.extend_from_slice(payload);
@@ -793,7 +726,7 @@ pub fn scan(bytes: &[u8]) -> Scan {
         // `need` fits in `rest`, hence in usize.
         let need = need as usize;
         let payload = &rest[RECORD_HEADER..need];
-        let crc = Crc::new().update(&header[0..16]).update(payload).finish();
+        let crc = Crc32::new().update(&header[0..16]).update(payload).finish();
         if crc != le_u32(&header[20..24]) {
             damage(Some(seq), Problem::RecordChecksum(need as u64));
             break;
@@ -1334,34 +1267,6 @@ pub fn recover(dir: &Path, up_to: u64) -> Result<Recovered, JournalError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn crc32_matches_the_check_value() {
-        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
-        assert_eq!(crc32(b""), 0);
-        assert_eq!(
-            Crc::new().update(b"1234").update(b"56789").finish(),
-            0xCBF4_3926
-        );
-        // Slicing by 8 agrees with the byte-wise CRC at every length and
-        // split.
-        let data: Vec<u8> = (0..100u32).map(|i| (i * 37 + 11) as u8).collect();
-        let bytewise = |bytes: &[u8]| {
-            let mut c = !0u32;
-            for &b in bytes {
-                c = CRC_TABLES[0][((c ^ u32::from(b)) & 0xff) as usize] ^ (c >> 8);
-            }
-            !c
-        };
-        for n in 0..data.len() {
-            assert_eq!(crc32(&data[..n]), bytewise(&data[..n]), "length {n}");
-            let (a, b) = data[..n].split_at(n / 3);
-            assert_eq!(
-                Crc::new().update(a).update(b).finish(),
-                bytewise(&data[..n])
-            );
-        }
-    }
 
     fn batch(n: u8) -> Vec<u8> {
         updates_payload(&[p4::Update {

@@ -8,6 +8,7 @@ mod common;
 use common::*;
 use janus_ctrl::proto::p4::v1 as p4;
 use janus_ctrl::proto::p4::v1::p4_runtime_client::P4RuntimeClient;
+use janus_wire::checksum::internet_checksum;
 use p4::field_match::FieldMatchType as F;
 use std::path::Path;
 use tonic::Code;
@@ -70,11 +71,7 @@ fn udp_to(dst: [u8; 4]) -> Vec<u8> {
     let mut ip = vec![
         0x45, 0, 0, 0x24, 0, 1, 0, 0, 0x40, 0x11, 0, 0, 10, 1, 1, 1, dst[0], dst[1], dst[2], dst[3],
     ];
-    let sum: u32 = ip
-        .chunks(2)
-        .map(|w| u32::from(u16::from_be_bytes([w[0], w[1]])))
-        .sum();
-    let folded = !(((sum & 0xffff) + (sum >> 16)) as u16);
+    let folded = internet_checksum(&ip);
     ip[10..12].copy_from_slice(&folded.to_be_bytes());
     let mut p = vec![0xaa; 6];
     p.extend_from_slice(&[2, 0, 0, 0, 0, 1, 0x08, 0x00]);

@@ -32,6 +32,7 @@ use janus_engine::target::Target;
 use janus_nic::ports::{CPU_PORT, is_uplink, is_vf};
 use janus_p4::driver::{Compilation, Options, compile_file};
 use janus_pcap::{Writer, WriterConfig};
+use janus_wire::checksum::{Checksum, internet_checksum};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::BufWriter;
@@ -223,28 +224,16 @@ fn ip_text(ip: &[u8]) -> String {
 
 const PAYLOAD: &[u8] = b"janus demo";
 
-/// RFC 1071 Internet checksum.
-fn checksum(data: &[u8]) -> u16 {
-    let mut sum: u32 = data
-        .chunks(2)
-        .map(|c| u32::from(u16::from_be_bytes([c[0], c.get(1).copied().unwrap_or(0)])))
-        .sum();
-    while sum >> 16 != 0 {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    !(sum as u16)
-}
-
 /// The TCP/UDP checksum of `segment` (checksum field zero) over the IPv4
 /// pseudo-header.
 fn l4_checksum(src: Ip4, dst: Ip4, proto: u8, segment: &[u8]) -> u16 {
-    let mut data = Vec::with_capacity(12 + segment.len());
-    data.extend_from_slice(&src);
-    data.extend_from_slice(&dst);
-    data.extend_from_slice(&[0, proto]);
-    data.extend_from_slice(&(segment.len() as u16).to_be_bytes());
-    data.extend_from_slice(segment);
-    checksum(&data)
+    Checksum::new()
+        .add(&src)
+        .add(&dst)
+        .add(&[0, proto])
+        .add_u16(segment.len() as u16)
+        .add(segment)
+        .finish()
 }
 
 #[derive(Clone, Copy)]
@@ -288,7 +277,7 @@ fn ipv4(src: Ip4, dst: Ip4, l4: L4, payload: &[u8]) -> Vec<u8> {
     ip.extend_from_slice(&[0, 1, 0x40, 0, 64, proto, 0, 0]);
     ip.extend_from_slice(&src);
     ip.extend_from_slice(&dst);
-    let sum = checksum(&ip);
+    let sum = internet_checksum(&ip);
     ip[10..12].copy_from_slice(&sum.to_be_bytes());
     ip.extend_from_slice(&segment);
     ip

@@ -8,6 +8,7 @@
 //!   ICMPv6 neighbour solicitation (type 135, code 0, hop limit 255, as
 //!   RFC 4861 §7.1.1 requires of a valid one).
 
+use janus_wire::checksum::Checksum;
 use std::net::{Ipv4Addr, Ipv6Addr};
 
 /// A MAC address.
@@ -167,22 +168,13 @@ fn ipv6_at(b: &[u8], at: usize) -> Ipv6Addr {
 /// The ICMPv6 checksum over the pseudo-header and `icmp` (its checksum
 /// field zero).
 fn icmpv6_checksum(src: Ipv6Addr, dst: Ipv6Addr, icmp: &[u8]) -> u16 {
-    let mut sum: u32 = 0;
-    let mut add = |bytes: &[u8]| {
-        for pair in bytes.chunks(2) {
-            let hi = u32::from(pair[0]) << 8;
-            sum += hi | pair.get(1).map_or(0, |&lo| u32::from(lo));
-        }
-    };
-    add(&src.octets());
-    add(&dst.octets());
-    add(&(icmp.len() as u32).to_be_bytes());
-    add(&[0, 0, 0, ICMPV6]);
-    add(icmp);
-    while sum > 0xffff {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    !(sum as u16)
+    Checksum::new()
+        .add(&src.octets())
+        .add(&dst.octets())
+        .add(&(icmp.len() as u32).to_be_bytes())
+        .add(&[0, 0, 0, ICMPV6])
+        .add(icmp)
+        .finish()
 }
 
 /// An ARP request frame (for tests and the health check's probe).

@@ -106,35 +106,8 @@ pub const fn linux_src_port(local: Qpn, remote: Qpn) -> u16 {
     flow_label_to_src_port(linux_flow_label(local, remote))
 }
 
-/// CRC-16/ARC: polynomial 0x8005 reflected (0xA001), initial value 0,
-/// input and output reflected, no final XOR; check value 0xBB3D for
-/// `"123456789"`. v1model's `HashAlgorithm.crc16`.
-pub fn crc16_arc(data: &[u8]) -> u16 {
-    data.iter().fold(0, |crc, &byte| {
-        (crc >> 8) ^ CRC16_ARC_TABLE[usize::from((crc as u8) ^ byte)]
-    })
-}
-
-/// CRC-16/ARC of each byte value, for [`crc16_arc`] (reflected, byte-wise).
-const CRC16_ARC_TABLE: [u16; 256] = {
-    let mut table = [0u16; 256];
-    let mut i = 0;
-    while i < 256 {
-        let mut crc = i as u16;
-        let mut bit = 0;
-        while bit < 8 {
-            crc = if crc & 1 != 0 {
-                (crc >> 1) ^ 0xA001
-            } else {
-                crc >> 1
-            };
-            bit += 1;
-        }
-        table[i] = crc;
-        i += 1;
-    }
-    table
-};
+/// CRC-16/ARC (v1model's `HashAlgorithm.crc16`), the path hash's CRC.
+pub use janus_wire::crc::crc16_arc;
 
 /// The IPv4/UDP 5-tuple a leaf switch hashes to pick a spine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

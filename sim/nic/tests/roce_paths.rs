@@ -9,6 +9,7 @@ use janus_engine::value::Bits;
 use janus_nic::ports;
 use janus_nic::roce::{self, Choice, Liveness, PATH_COUNT, Path, Pin, Placement, Qpn, RoceFlow};
 use janus_v1model::V1Switch;
+use janus_wire::checksum::internet_checksum;
 use std::collections::HashMap;
 use std::net::Ipv4Addr;
 
@@ -52,7 +53,7 @@ impl TestFlow {
         ip[2..4].copy_from_slice(&(20 + udp_len).to_be_bytes());
         ip.extend_from_slice(&self.flow.src.octets());
         ip.extend_from_slice(&self.flow.dst.octets());
-        let sum = checksum(&ip);
+        let sum = internet_checksum(&ip);
         ip[10..12].copy_from_slice(&sum.to_be_bytes());
         f.extend(ip);
         f.extend_from_slice(&self.host_src_port.to_be_bytes());
@@ -84,18 +85,6 @@ fn sent(frame: &[u8], src_port: u16) -> Vec<u8> {
 
 fn vf_mac(vf: u32) -> [u8; 6] {
     [0x02, 0, 0, 0, (vf >> 8) as u8, vf as u8]
-}
-
-/// The Internet checksum (RFC 1071) of `bytes`.
-fn checksum(bytes: &[u8]) -> u16 {
-    let mut sum: u32 = bytes
-        .chunks(2)
-        .map(|c| u32::from(c[0]) << 8 | u32::from(c[1]))
-        .sum();
-    while sum >> 16 != 0 {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    !(sum as u16)
 }
 
 /// splitmix64, for reproducible flows.

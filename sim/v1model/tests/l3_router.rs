@@ -4,6 +4,7 @@ use janus_engine::table::{Entry, FieldMatch};
 use janus_engine::target::Target;
 use janus_engine::value::Bits;
 use janus_v1model::V1Switch;
+use janus_wire::checksum::internet_checksum;
 use std::path::Path;
 
 fn load() -> V1Switch {
@@ -28,23 +29,11 @@ fn hex(s: &str) -> Vec<u8> {
         .collect()
 }
 
-/// The Internet checksum over `bytes` (0 for a header with a right checksum).
-fn csum(bytes: &[u8]) -> u16 {
-    let mut sum: u32 = bytes
-        .chunks(2)
-        .map(|c| (c[0] as u32) << 8 | c[1] as u32)
-        .sum();
-    while sum >> 16 != 0 {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    !(sum as u16)
-}
-
 fn udp_packet(dst_ip: &str, ttl: u8, dst_port: u16) -> Vec<u8> {
     let mut ip = hex(&format!(
         "45 00 0024 0001 0000 {ttl:02x} 11 0000 0a010101 {dst_ip}"
     ));
-    let c = csum(&ip);
+    let c = internet_checksum(&ip);
     ip[10] = (c >> 8) as u8;
     ip[11] = c as u8;
     let mut p = hex("aaaaaaaaaaaa 020000000001 0800");
@@ -92,7 +81,11 @@ fn routes_rewrites_and_fixes_the_checksum() {
         "old destination became the source"
     );
     assert_eq!(bytes[14 + 8], 63, "TTL decremented");
-    assert_eq!(csum(&bytes[14..34]), 0, "IPv4 checksum recomputed");
+    assert_eq!(
+        internet_checksum(&bytes[14..34]),
+        0,
+        "IPv4 checksum recomputed"
+    );
     assert_eq!(
         &bytes[34..],
         &packet[34..],

@@ -18,6 +18,7 @@ use crate::config::FirmwareConfig;
 use crate::runtime::recorder::Frame;
 use crate::slowpath::packet::arp_request;
 use janus_ctrl::device::Pipeline;
+use janus_wire::checksum::internet_checksum;
 use std::collections::BTreeSet;
 use std::net::Ipv4Addr;
 
@@ -135,14 +136,8 @@ pub fn udp(from: ([u8; 6], Ipv4Addr), to: ([u8; 6], Ipv4Addr)) -> Vec<u8> {
     ip[9] = 17;
     ip[12..16].copy_from_slice(&from.1.octets());
     ip[16..20].copy_from_slice(&to.1.octets());
-    let mut sum: u32 = ip
-        .chunks(2)
-        .map(|w| u32::from(u16::from_be_bytes([w[0], w[1]])))
-        .sum();
-    while sum > 0xffff {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    ip[10..12].copy_from_slice(&(!(sum as u16)).to_be_bytes());
+    let sum = internet_checksum(&ip);
+    ip[10..12].copy_from_slice(&sum.to_be_bytes());
     f.extend_from_slice(&ip);
     f.extend_from_slice(&40000u16.to_be_bytes());
     f.extend_from_slice(&9000u16.to_be_bytes());

@@ -2,6 +2,8 @@
 //! what a reader must find in them.
 #![allow(dead_code)]
 
+use janus_wire::checksum::internet_checksum;
+
 /// The two records every classic pcap fixture holds, as (seconds, fraction in
 /// the file's unit, captured bytes, original length).
 pub const PCAP_SECONDS: [u32; 2] = [1_700_000_000, 1_700_000_001];
@@ -269,14 +271,7 @@ pub fn udp_frame(
     f.extend_from_slice(&[0x12, 0x34, 0x40, 0x00, 64, 17, 0, 0]); // id, DF, ttl, UDP, csum
     f.extend_from_slice(&src_ip);
     f.extend_from_slice(&dst_ip);
-    let mut sum: u32 = f[ip_start..ip_start + 20]
-        .chunks(2)
-        .map(|w| u32::from(u16::from_be_bytes([w[0], w[1]])))
-        .sum();
-    while sum > 0xFFFF {
-        sum = (sum & 0xFFFF) + (sum >> 16);
-    }
-    let csum = !(sum as u16);
+    let csum = internet_checksum(&f[ip_start..ip_start + 20]);
     f[ip_start + 10..ip_start + 12].copy_from_slice(&csum.to_be_bytes());
     f.extend_from_slice(&src_port.to_be_bytes());
     f.extend_from_slice(&dst_port.to_be_bytes());
