@@ -8,7 +8,7 @@
 //! embedding the server subscribes to the target as it likes.
 
 use crate::auth::Identity;
-use crate::device::RpcError;
+use crate::codec::RpcError;
 use crate::proto::p4::v1 as p4;
 use std::net::SocketAddr;
 use tonic::Status;

@@ -2,7 +2,7 @@
 //! request may ask.
 //!
 //! Every update is checked against the role's rights, then validated in
-//! full by the device before the switch changes ([`Pipeline::apply`]): an
+//! full by the device before the switch changes ([`ForwardingPipeline::apply`]): an
 //! update answered with an error leaves no trace in the switch, so it is
 //! not journaled either. Under CONTINUE_ON_ERROR each update stands alone;
 //! under ROLLBACK_ON_ERROR and DATAPLANE_ATOMIC the batch is all or nothing
@@ -14,7 +14,8 @@
 //! non-atomic batch be seen part-way). An all-or-nothing batch is applied
 //! under one hold of the lock; [`check_limits`] bounds how long that is.
 
-use crate::device::{Pipeline, RpcError};
+use crate::codec::RpcError;
+use crate::device::ForwardingPipeline;
 use crate::proto::google::rpc;
 use crate::proto::p4::v1 as p4;
 use crate::roles::Access;
@@ -165,13 +166,13 @@ pub struct Writer<'a> {
 /// allows) to `pipeline`, each checked against `writer`'s rights before
 /// the device sees it.
 pub fn apply(
-    pipeline: &mut Pipeline,
+    pipeline: &mut ForwardingPipeline,
     writer: Writer<'_>,
     atomicity: Atomicity,
     updates: &[p4::Update],
     slice: Slice,
 ) -> Outcome {
-    let apply_one = |pipeline: &mut Pipeline, u: &p4::Update| {
+    let apply_one = |pipeline: &mut ForwardingPipeline, u: &p4::Update| {
         writer
             .access
             .check_write(&pipeline.tenant_policy, writer.exclusive_elsewhere, u)

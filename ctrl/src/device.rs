@@ -5,6 +5,7 @@
 //! translation of `p4.v1.TableEntry` to and from engine entries, with the
 //! checks the P4Runtime specification asks for.
 
+use crate::codec::{RpcError, from_bytes, invalid, to_bytes};
 use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
 use crate::translation::{Sdn, Tr};
@@ -16,33 +17,6 @@ use std::sync::Arc;
 use thiserror::Error;
 use tonic::Code;
 
-/// A P4Runtime error with its canonical code.
-#[derive(Clone, Debug, Error, PartialEq, Eq)]
-#[error("{message}")]
-pub struct RpcError {
-    pub code: Code,
-    pub message: String,
-}
-
-impl RpcError {
-    pub fn new(code: Code, message: impl Into<String>) -> RpcError {
-        RpcError {
-            code,
-            message: message.into(),
-        }
-    }
-}
-
-fn invalid(message: impl Into<String>) -> RpcError {
-    RpcError::new(Code::InvalidArgument, message)
-}
-
-impl From<RpcError> for tonic::Status {
-    fn from(e: RpcError) -> tonic::Status {
-        tonic::Status::new(e.code, e.message)
-    }
-}
-
 /// Why a device config cannot become a pipeline.
 #[derive(Debug, Error)]
 pub enum PipelineError {
@@ -50,7 +24,7 @@ pub enum PipelineError {
     BadDeviceConfig(String),
     #[error("the program does not compile:\n{0}")]
     DoesNotCompile(String),
-    #[error("cannot load the program into the v1model switch: {0}")]
+    #[error("cannot load the program: {0}")]
     Load(#[from] janus_engine::pipeline::LoadError),
     #[error("the P4Info does not match the program: {0}")]
     P4InfoMismatch(String),
@@ -149,7 +123,7 @@ enum EntryTarget {
 }
 
 /// A loaded pipeline.
-pub struct Pipeline {
+pub struct ForwardingPipeline {
     /// The config as the client set it (P4Info, device config, cookie).
     pub config: p4::ForwardingPipelineConfig,
     pub switch: Box<dyn Target>,
@@ -553,7 +527,7 @@ mod device_config_tests {
     }
 }
 
-impl Pipeline {
+impl ForwardingPipeline {
     /// Builds a pipeline from a config: checks the config's P4Info on its
     /// own, compiles the device config, checks that the P4Info describes
     /// the program (by names and shapes, [`crate::p4info_check::check`]),
@@ -562,16 +536,18 @@ impl Pipeline {
     /// pushed, for GetForwardingPipelineConfig and the journal); what the
     /// server reads besides ids (widths, sizes, tenant annotations) is the
     /// program's.
-    pub fn build(config: p4::ForwardingPipelineConfig) -> Result<Pipeline, PipelineError> {
-        Pipeline::build_with(config, &crate::translation::TranslationFile::default())
+    pub fn build(
+        config: p4::ForwardingPipelineConfig,
+    ) -> Result<ForwardingPipeline, PipelineError> {
+        ForwardingPipeline::build_with(config, &crate::translation::TranslationFile::default())
     }
 
-    /// [`Pipeline::build`], with the operator's translation mappings
+    /// [`ForwardingPipeline::build`], with the operator's translation mappings
     /// (`janus ctrl serve --translations`) pinned before anything else.
     pub fn build_with(
         config: p4::ForwardingPipelineConfig,
         file: &crate::translation::TranslationFile,
-    ) -> Result<Pipeline, PipelineError> {
+    ) -> Result<ForwardingPipeline, PipelineError> {
         let pushed = config
             .p4info
             .as_ref()
@@ -594,7 +570,7 @@ impl Pipeline {
             .pin_file(file)
             .map_err(PipelineError::Translation)?;
         let switch = janus_targets::load(program)?;
-        Pipeline::map(config, switch, &info, translations)
+        ForwardingPipeline::map(config, switch, &info, translations)
     }
 
     /// Maps the P4Info's ids onto the switch's tables, counters, meters,
@@ -607,7 +583,7 @@ impl Pipeline {
         switch: Box<dyn Target>,
         info: &cfg::P4Info,
         translations: crate::translation::Translations,
-    ) -> Result<Pipeline, PipelineError> {
+    ) -> Result<ForwardingPipeline, PipelineError> {
         let internal = PipelineError::Internal;
         let translations = std::sync::Arc::new(std::sync::Mutex::new(translations));
         let tenant_policy =
@@ -726,7 +702,7 @@ impl Pipeline {
         let digests = crate::digests::Digests::build(info, &translations);
         let quotas = crate::quotas::Quotas::build(info, &tenant_policy, &tables)
             .map_err(PipelineError::TenantPolicy)?;
-        Ok(Pipeline {
+        Ok(ForwardingPipeline {
             config,
             switch,
             tables,
@@ -1045,7 +1021,7 @@ impl Pipeline {
     }
 }
 
-impl Pipeline {
+impl ForwardingPipeline {
     /// The switch's index of table `t`'s entry (`key`, `priority`), for the
     /// direct resources (counters, meters) that a table entry names;
     /// NOT_FOUND when there is none.
@@ -1300,41 +1276,6 @@ pub(crate) fn table_action(t: &TableMap, index: usize, args: &[Bits]) -> p4::Tab
 
 fn is_full_range(f: &FieldMap, lo: &Bits, hi: &Bits) -> bool {
     lo.is_zero() && *hi == Bits::zero(f.width, f.signed).not()
-}
-
-/// The canonical byte string of a value: big-endian, the shortest that
-/// holds it (at least one byte).
-pub fn to_bytes(v: &Bits) -> Vec<u8> {
-    let mut out = vec![0u8; v.byte_len().max(1)];
-    v.to_be_bytes(&mut out);
-    let spare = out.len() as u32 * 8 - v.width();
-    if spare > 0 {
-        out[0] &= 0xff >> spare;
-    }
-    let first = out.iter().position(|&b| b != 0).unwrap_or(out.len() - 1);
-    out.split_off(first)
-}
-
-/// A byte string as a value of `width` bits. Leading zero bytes are
-/// accepted (non-canonical); a value that needs more than `width` bits is
-/// OUT_OF_RANGE; an empty string is INVALID_ARGUMENT.
-pub fn from_bytes(b: &[u8], width: u32, signed: bool, what: &str) -> Result<Bits, RpcError> {
-    if b.is_empty() {
-        return Err(invalid(format!("{what}: empty byte string")));
-    }
-    let first = b.iter().position(|&x| x != 0).unwrap_or(b.len());
-    let digits = &b[first..];
-    let bits = match digits.first() {
-        None => 0,
-        Some(&top) => (digits.len() as u32 - 1) * 8 + (8 - top.leading_zeros()),
-    };
-    if bits > width {
-        return Err(RpcError::new(
-            Code::OutOfRange,
-            format!("{what}: the value needs {bits} bits; the field has {width}"),
-        ));
-    }
-    Ok(Bits::from_be_bytes(width, signed, digits))
 }
 
 /// The engine key of an entry: one field per key of the table, don't-care

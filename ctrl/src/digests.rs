@@ -21,16 +21,13 @@
 //! digest whose packed length (bytes) is that of the data; a digest whose
 //! length several P4Info digests share is dropped (logged).
 
-use crate::device::{Pipeline, RpcError};
+use crate::codec::{RpcError, invalid};
+use crate::device::ForwardingPipeline;
 use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
 use crate::translation::Tr;
 use std::collections::{BTreeMap, HashMap};
 use tonic::Code;
-
-fn invalid(message: impl Into<String>) -> RpcError {
-    RpcError::new(Code::InvalidArgument, message)
-}
 
 /// Digest formats, configs and the lists waiting for an ack.
 #[derive(Debug, Default)]
@@ -94,7 +91,7 @@ impl Digests {
     }
 }
 
-impl Pipeline {
+impl ForwardingPipeline {
     /// A DigestEntry update.
     pub(crate) fn write_digest(
         &mut self,
@@ -202,7 +199,7 @@ impl Pipeline {
                     at += w;
                     let value = match tr {
                         Some(tr) => tr.to_sdn(&v),
-                        None => crate::device::to_bytes(&v),
+                        None => crate::codec::to_bytes(&v),
                     };
                     p4::P4Data {
                         data: Some(p4::p4_data::Data::Bitstring(value)),

@@ -8,11 +8,12 @@
 //! `idle_timeout_ns` is INVALID_ARGUMENT. An entry's idle time runs from its
 //! last hit (the switch records hits of such tables), or from its insertion
 //! when it has not been hit. Once it reaches the timeout the entry is
-//! reported once ([`Pipeline::idle_expired`]); the entry stays (the
+//! reported once ([`ForwardingPipeline::idle_expired`]); the entry stays (the
 //! controller decides), and is reported again only after a new hit and a
 //! new full timeout.
 
-use crate::device::{Pipeline, RpcError, TableMap};
+use crate::codec::RpcError;
+use crate::device::{ForwardingPipeline, TableMap};
 use crate::proto::p4::v1 as p4;
 use janus_engine::table::FieldMatch;
 use std::collections::HashMap;
@@ -40,7 +41,7 @@ struct Idle {
     reported_at_us: Option<u64>,
 }
 
-impl Pipeline {
+impl ForwardingPipeline {
     /// Checks the extra data of an INSERT or MODIFY before the switch
     /// changes.
     pub(crate) fn check_entry_data(
@@ -94,7 +95,7 @@ impl Pipeline {
     }
 
     /// Writes the direct resources of the entry just inserted or modified
-    /// (checked by [`Pipeline::check_entry_resources`]).
+    /// (checked by [`ForwardingPipeline::check_entry_resources`]).
     pub(crate) fn entry_resources(
         &mut self,
         t: &TableMap,

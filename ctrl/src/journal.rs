@@ -27,7 +27,7 @@
 //!
 //! Record 0 is the committed `ForwardingPipelineConfig`; record 1 is a
 //! snapshot (a `WriteRequest` whose updates recreate every entity written
-//! before it, [`Pipeline::snapshot`]) exactly when the pipeline record's
+//! before it, [`ForwardingPipeline::snapshot`]) exactly when the pipeline record's
 //! flags announce one (so a snapshot cut short or missing is never taken
 //! for a torn batch); every other record is a batch (a `WriteRequest`
 //! holding the `updates` of one Write that were applied).
@@ -93,7 +93,8 @@
 //! out of the directory (the kernel releases it when the process dies,
 //! `kill -9` included).
 
-use crate::device::{Pipeline, RpcError};
+use crate::codec::RpcError;
+use crate::device::ForwardingPipeline;
 use crate::proto::p4::v1 as p4;
 use prost::Message;
 use std::fmt;
@@ -1074,11 +1075,11 @@ impl Journal {
     }
 
     /// Compacts the journal: a new one holding `pipeline`'s config and a
-    /// snapshot of its state ([`Pipeline::snapshot`]), written as
+    /// snapshot of its state ([`ForwardingPipeline::snapshot`]), written as
     /// [`Journal::start`] writes. Returns the snapshot's updates. On an
     /// error the old journal stays in use (unless it is poisoned) and the
     /// next attempt waits another `snapshot_every` batches.
-    pub fn compact(&mut self, pipeline: &Pipeline) -> Result<usize, JournalError> {
+    pub fn compact(&mut self, pipeline: &ForwardingPipeline) -> Result<usize, JournalError> {
         let result = pipeline
             .snapshot()
             .map_err(|e: RpcError| JournalError::Snapshot(e.message))
@@ -1100,17 +1101,17 @@ impl Journal {
     /// Rebuilds the pipeline a journal's contents describe: the committed
     /// config, then the snapshot and every batch, each update of which
     /// must apply.
-    pub fn replay(&self, contents: Contents) -> Result<Option<Pipeline>, JournalError> {
+    pub fn replay(&self, contents: Contents) -> Result<Option<ForwardingPipeline>, JournalError> {
         self.replay_with(contents, &crate::translation::TranslationFile::default())
     }
 
     /// [`Journal::replay`], the pipeline built with the operator's
-    /// translation mappings ([`Pipeline::build_with`]).
+    /// translation mappings ([`ForwardingPipeline::build_with`]).
     pub fn replay_with(
         &self,
         contents: Contents,
         file: &crate::translation::TranslationFile,
-    ) -> Result<Option<Pipeline>, JournalError> {
+    ) -> Result<Option<ForwardingPipeline>, JournalError> {
         let path = self.path();
         let mut records = contents.records.into_iter();
         let Some(first) = records.next() else {
@@ -1126,7 +1127,7 @@ impl Journal {
         let Body::Pipeline(config) = &first.body else {
             return Err(replay(&first, "record 0 is not the pipeline".into()));
         };
-        let mut pipeline = Pipeline::build_with((**config).clone(), file)
+        let mut pipeline = ForwardingPipeline::build_with((**config).clone(), file)
             .map_err(|e| replay(&first, format!("the pipeline: {e}")))?;
         for r in records {
             for (i, u) in r.updates().iter().enumerate() {

@@ -33,6 +33,7 @@ pub mod auth;
 pub mod batch;
 pub mod certs;
 pub mod client;
+pub mod codec;
 pub mod device;
 pub mod digests;
 mod entry_data;

@@ -21,17 +21,14 @@
 //! deleting the entry resets its cell, so an entry inserted later starts
 //! unconfigured.
 
-use crate::device::{Pipeline, RpcError, key_of};
+use crate::codec::{RpcError, invalid};
+use crate::device::{ForwardingPipeline, key_of};
 use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
 use crate::resources::{cells, only_modify};
 use janus_engine::meter::Rate;
 use std::collections::BTreeMap;
 use tonic::Code;
-
-fn invalid(message: impl Into<String>) -> RpcError {
-    RpcError::new(Code::InvalidArgument, message)
-}
 
 /// An indexed meter: the switch's name for it and its size.
 #[derive(Clone, Debug)]
@@ -130,7 +127,7 @@ fn no_counter_data(d: Option<&p4::MeterCounterData>, what: &str) -> Result<(), R
     }
 }
 
-impl Pipeline {
+impl ForwardingPipeline {
     /// A MeterEntry update (MODIFY only; no index: every cell).
     pub(crate) fn write_meter(
         &mut self,
@@ -281,7 +278,7 @@ impl Pipeline {
     }
 
     /// Writes the `meter_config` of a TableEntry INSERT or MODIFY (checked
-    /// by [`Pipeline::check_entry_meter_config`]), if given.
+    /// by [`ForwardingPipeline::check_entry_meter_config`]), if given.
     pub(crate) fn entry_meter_config(
         &mut self,
         t: &crate::device::TableMap,

@@ -41,7 +41,7 @@
 //! (the engine's [`ActionProfile::group_action`]). It is kept and read
 //! back with the set, and is no member (it takes no room, weighs nothing).
 //! A GROUP_ACTION action is refused anywhere else (as a set's member
-//! action, an ActionProfileMember's action: [`Pipeline::refuse_group_action`]),
+//! action, an ActionProfileMember's action: [`ForwardingPipeline::refuse_group_action`]),
 //! and any other action as a group action: INVALID_ARGUMENT.
 //!
 //! A value set's members replace the old ones at each MODIFY (the only
@@ -50,7 +50,8 @@
 //! mask) is accepted too. Reads return a member whose mask is all ones as
 //! EXACT.
 
-use crate::device::{Pipeline, RpcError, TableMap, action_of, from_bytes, table_action, to_bytes};
+use crate::codec::{RpcError, from_bytes, invalid, to_bytes};
+use crate::device::{ForwardingPipeline, TableMap, action_of, table_action};
 use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
 use janus_engine::profile::{ActionProfile, Member, ProfileError, Target};
@@ -60,10 +61,6 @@ use janus_engine::value::Bits;
 use prost::Message;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use tonic::Code;
-
-fn invalid(message: impl Into<String>) -> RpcError {
-    RpcError::new(Code::InvalidArgument, message)
-}
 
 fn not_found(message: impl Into<String>) -> RpcError {
     RpcError::new(Code::NotFound, message)
@@ -429,7 +426,7 @@ impl Profiles {
     }
 }
 
-/// What [`Pipeline::plan_one_shot`] gives: the members of the set's group,
+/// What [`ForwardingPipeline::plan_one_shot`] gives: the members of the set's group,
 /// its group action, and the set as it reads back.
 type OneShotPlan = (
     Vec<(Member, u32)>,
@@ -474,7 +471,7 @@ fn profile_error(e: ProfileError, what: &str) -> RpcError {
 }
 
 /// What an entry of an indirect table is to point to, checked but not yet
-/// in the switch ([`Pipeline::install_indirect`] puts it there).
+/// in the switch ([`ForwardingPipeline::install_indirect`] puts it there).
 pub(crate) struct Indirect {
     profile: u32,
     /// What the entry points to now (a MODIFY), if it exists.
@@ -514,7 +511,7 @@ impl Installed {
     }
 }
 
-impl Pipeline {
+impl ForwardingPipeline {
     fn profile_map(&self, id: u32) -> Result<ProfileMap, RpcError> {
         self.profiles
             .profiles
@@ -703,7 +700,7 @@ impl Pipeline {
             .get(&profile)
             .copied()
             .unwrap_or_default();
-        let existing = |this: &Pipeline, target: Target| {
+        let existing = |this: &ForwardingPipeline, target: Target| {
             if this.profiles.oneshot_tables.contains(&t.id) {
                 return Err(invalid(format!(
                     "{table} is annotated @oneshot: its entries take one-shot action sets only, not member or group ids"
@@ -925,8 +922,8 @@ impl Pipeline {
 
     /// Puts what `ind` plans into the switch's profile (a one-shot set's
     /// group; nothing for a member or group id): the last step before the
-    /// entry changes. Then [`Pipeline::indirect_written`] once the entry
-    /// changed, or [`Pipeline::indirect_refused`] if it could not.
+    /// entry changes. Then [`ForwardingPipeline::indirect_written`] once the entry
+    /// changed, or [`ForwardingPipeline::indirect_refused`] if it could not.
     pub(crate) fn install_indirect(&mut self, ind: Indirect) -> Result<Installed, RpcError> {
         let Indirect { profile, old, to } = ind;
         let (members, group, set) = match to {
@@ -1009,7 +1006,7 @@ impl Pipeline {
         }
     }
 
-    /// The entry did not change: takes back what [`Pipeline::install_indirect`] put in.
+    /// The entry did not change: takes back what [`ForwardingPipeline::install_indirect`] put in.
     pub(crate) fn indirect_refused(&mut self, x: Installed) {
         let Target::OneShot(id) = x.target else {
             return;

@@ -15,7 +15,8 @@
 //! (a tenant sees its own). Quota writes are journaled like every update,
 //! and carried over by RECONCILE_AND_COMMIT and snapshots.
 
-use crate::device::{Pipeline, RpcError, TableMap};
+use crate::codec::{RpcError, invalid};
+use crate::device::{ForwardingPipeline, TableMap};
 use crate::proto::janus::TenantQuota;
 use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
@@ -48,10 +49,6 @@ pub(crate) struct Quotas {
     used: HashMap<(u32, u64), u64>,
     /// (table, tenant) -> quota set by the operator.
     limits: BTreeMap<(u32, u64), u64>,
-}
-
-fn invalid(message: impl Into<String>) -> RpcError {
-    RpcError::new(Code::InvalidArgument, message)
 }
 
 impl Quotas {
@@ -120,7 +117,7 @@ fn annotation_number(annotations: &[String], name: &str) -> Option<Result<u64, S
     })
 }
 
-impl Pipeline {
+impl ForwardingPipeline {
     /// Refuses an INSERT of an entry with `key` into table `t` that would
     /// take its tenant over its quota.
     pub(crate) fn check_quota(&self, t: &TableMap, key: &[FieldMatch]) -> Result<(), RpcError> {

@@ -6,31 +6,28 @@
 //! P4Info ids are mapped to the switch's extern names once, when the
 //! pipeline is built.
 
-use crate::device::{Pipeline, RpcError, from_bytes, to_bytes};
+use crate::codec::{RpcError, from_bytes, invalid, to_bytes};
+use crate::device::ForwardingPipeline;
 use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
 use crate::translation::Tr;
+use cfg::counter_spec::Unit;
 use janus_engine::target::MirrorTarget;
 use janus_engine::target::Target;
 use janus_engine::value::Bits;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tonic::Code;
 
-fn invalid(message: impl Into<String>) -> RpcError {
-    RpcError::new(Code::InvalidArgument, message)
-}
-
 /// The largest port number of the v1model pipeline (9 bits).
 const MAX_PORT: u32 = 511;
 
 /// An indexed counter or a register: the switch's name for it, its size
-/// and (counters) unit or (registers) cell width.
+/// and its cells' shape: a counter's [`Unit`], a register's cell width.
 #[derive(Clone, Debug)]
-struct Indexed {
+struct Indexed<Shape> {
     name: String,
     size: u64,
-    /// `cfg::counter_spec::Unit` for counters; the cell width for registers.
-    unit_or_width: i32,
+    shape: Shape,
 }
 
 /// A controller header's fields: (metadata id, width, translated type),
@@ -40,10 +37,11 @@ pub(crate) type HeaderFormat = Vec<(u32, u32, Option<Tr>)>;
 /// What the server keeps beside the switch for the entities of this module.
 #[derive(Debug, Default)]
 pub struct Resources {
-    counters: BTreeMap<u32, Indexed>,
-    registers: BTreeMap<u32, Indexed>,
+    counters: BTreeMap<u32, Indexed<Unit>>,
+    /// Registers, with the width of their cells.
+    registers: BTreeMap<u32, Indexed<u32>>,
     /// Direct counter id -> (table id, unit).
-    direct_counters: BTreeMap<u32, (u32, i32)>,
+    direct_counters: BTreeMap<u32, (u32, Unit)>,
     pub(crate) packet_in: Option<HeaderFormat>,
     pub(crate) packet_out: Option<HeaderFormat>,
     /// Multicast groups as the client wrote them (canonical).
@@ -71,7 +69,12 @@ impl Resources {
             free_groups: (1..=u16::MAX).collect(),
             ..Resources::default()
         };
-        let unit = |s: &Option<cfg::CounterSpec>| s.as_ref().map_or(0, |s| s.unit);
+        // An unknown unit counts both, as UNSPECIFIED does.
+        let unit = |s: &Option<cfg::CounterSpec>| {
+            s.as_ref()
+                .and_then(|s| Unit::try_from(s.unit).ok())
+                .unwrap_or(Unit::Unspecified)
+        };
         for c in &info.counters {
             let p = c.preamble.clone().unwrap_or_default();
             if c.size > 0 && switch.counter(&p.name, 0).is_none() {
@@ -83,7 +86,7 @@ impl Resources {
                 Indexed {
                     name: p.name,
                     size: c.size.max(0) as u64,
-                    unit_or_width: unit(&c.spec),
+                    shape: unit(&c.spec),
                 },
             );
         }
@@ -109,7 +112,7 @@ impl Resources {
                 Indexed {
                     name: p.name,
                     size: g.size.max(0) as u64,
-                    unit_or_width: width as i32,
+                    shape: width,
                 },
             );
         }
@@ -133,7 +136,7 @@ impl Resources {
     }
 
     /// The direct counter of table `table_id`, with its unit.
-    pub(crate) fn direct_counter_of(&self, table_id: u32) -> Option<i32> {
+    pub(crate) fn direct_counter_of(&self, table_id: u32) -> Option<Unit> {
         self.direct_counters
             .values()
             .find(|(t, _)| *t == table_id)
@@ -142,17 +145,15 @@ impl Resources {
 }
 
 /// Counts as the counter's unit keeps them.
-pub(crate) fn counter_data(unit: i32, (packets, bytes): (u64, u64)) -> p4::CounterData {
-    use cfg::counter_spec::Unit;
+pub(crate) fn counter_data(unit: Unit, (packets, bytes): (u64, u64)) -> p4::CounterData {
     let clamp = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
-    let u = Unit::try_from(unit).unwrap_or(Unit::Both);
     p4::CounterData {
-        byte_count: if matches!(u, Unit::Packets) {
+        byte_count: if matches!(unit, Unit::Packets) {
             0
         } else {
             clamp(bytes)
         },
-        packet_count: if matches!(u, Unit::Bytes) {
+        packet_count: if matches!(unit, Unit::Bytes) {
             0
         } else {
             clamp(packets)
@@ -185,15 +186,15 @@ pub(crate) fn only_modify(kind: p4::update::Type, what: &str) -> Result<(), RpcE
     }
 }
 
-impl Pipeline {
-    fn counter_map(&self, id: u32) -> Result<&Indexed, RpcError> {
+impl ForwardingPipeline {
+    fn counter_map(&self, id: u32) -> Result<&Indexed<Unit>, RpcError> {
         self.res
             .counters
             .get(&id)
             .ok_or_else(|| RpcError::new(Code::NotFound, format!("no counter with id {id}")))
     }
 
-    fn register_map(&self, id: u32) -> Result<&Indexed, RpcError> {
+    fn register_map(&self, id: u32) -> Result<&Indexed<u32>, RpcError> {
         self.res
             .registers
             .get(&id)
@@ -299,7 +300,7 @@ impl Pipeline {
                     entity: Some(p4::entity::Entity::CounterEntry(p4::CounterEntry {
                         counter_id: id,
                         index: Some(p4::Index { index: i as i64 }),
-                        data: Some(counter_data(c.unit_or_width, counts)),
+                        data: Some(counter_data(c.shape, counts)),
                     })),
                 });
             }
@@ -363,7 +364,7 @@ impl Pipeline {
         only_modify(kind, "a register entry")?;
         let r = self.register_map(e.register_id)?.clone();
         let range = cells(e.index.as_ref(), r.size, &r.name)?;
-        let width = r.unit_or_width as u32;
+        let width = r.shape;
         let bytes = match e.data.as_ref().and_then(|d| d.data.as_ref()) {
             Some(Data::Bitstring(b)) => b,
             Some(_) => {

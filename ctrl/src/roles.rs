@@ -18,7 +18,7 @@
 //!   `@janus_tenant_index` at the tenant's own index. Never the pipeline,
 //!   packet I/O, or anything else.
 
-use crate::device::RpcError;
+use crate::codec::RpcError;
 use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
 use crate::proto::stratum::P4RoleConfig;

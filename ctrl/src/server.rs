@@ -32,7 +32,8 @@ use crate::arbitration::{Arbitrations, Join, StreamTx, from_uint128};
 use crate::audit::{self, Who};
 use crate::auth::Identity;
 use crate::batch::{self, Slice};
-use crate::device::{Pipeline, RpcError};
+use crate::codec::RpcError;
+use crate::device::ForwardingPipeline;
 use crate::gnmi::{GnmiConfig, GnmiService, PortStats};
 use crate::journal::{Journal, JournalError, Restored, StateConfig};
 use crate::proto::p4::v1 as p4;
@@ -64,9 +65,9 @@ const YIELD_LIMIT: std::time::Duration = std::time::Duration::from_millis(2);
 pub const DEFAULT_CPU_PORT: u32 = 510;
 
 struct State {
-    pipeline: Option<Pipeline>,
+    pipeline: Option<ForwardingPipeline>,
     /// The config of the last VERIFY_AND_SAVE, for COMMIT.
-    saved: Option<Pipeline>,
+    saved: Option<ForwardingPipeline>,
     arbitration: Arbitrations,
     next_stream: u64,
     /// Where frames from PacketOuts leave by (none: they are dropped).
@@ -88,7 +89,11 @@ struct State {
 /// written the old pipeline stays (and when the new journal was renamed
 /// into place but the directory could not be synced, the journal takes
 /// no more writes until a restart, see [`Journal::start`]).
-fn commit(state: &mut State, mut pipeline: Pipeline, carried: &[p4::Update]) -> Result<(), Status> {
+fn commit(
+    state: &mut State,
+    mut pipeline: ForwardingPipeline,
+    carried: &[p4::Update],
+) -> Result<(), Status> {
     pipeline.switch.set_trace(state.packet_trace);
     if let Some(journal) = state.journal.as_mut() {
         journal.start(&pipeline.config, carried).map_err(|e| {
@@ -340,7 +345,7 @@ impl Shared {
 /// A frame the pipeline sent to the CPU port, as a PacketIn to the
 /// primary of every role that takes it.
 #[cold]
-fn to_primaries(pipeline: &Pipeline, arbitration: &Arbitrations, frame: &[u8]) {
+fn to_primaries(pipeline: &ForwardingPipeline, arbitration: &Arbitrations, frame: &[u8]) {
     let Some(mut packet) = pipeline.packet_in(frame) else {
         tracing::debug!(
             len = frame.len(),
@@ -418,7 +423,7 @@ impl SwitchHandle {
     /// Runs `f` on the committed pipeline (`None` before one is set),
     /// holding the server's lock: what the firmware's pipeline swap
     /// stages a copy of (entities carried over with `undo::carry_over`).
-    pub fn with_pipeline<R>(&self, f: impl FnOnce(Option<&Pipeline>) -> R) -> R {
+    pub fn with_pipeline<R>(&self, f: impl FnOnce(Option<&ForwardingPipeline>) -> R) -> R {
         f(self.shared.lock().pipeline.as_ref())
     }
 
@@ -545,7 +550,7 @@ impl P4RuntimeService {
     }
 
     /// Commits a pipeline without a client (`janus ctrl serve --p4`).
-    pub fn set_pipeline(&self, pipeline: Pipeline) {
+    pub fn set_pipeline(&self, pipeline: ForwardingPipeline) {
         let mut state = self.shared.lock();
         state.pipeline = Some(pipeline);
         state.generation += 1;
@@ -591,7 +596,7 @@ impl P4RuntimeService {
 
     /// Commits a pipeline without a client, saving it in the state
     /// directory when one is attached (a new journal).
-    pub fn commit_pipeline(&self, pipeline: Pipeline) -> Result<(), Status> {
+    pub fn commit_pipeline(&self, pipeline: ForwardingPipeline) -> Result<(), Status> {
         commit(&mut self.shared.lock(), pipeline, &[])
     }
 
@@ -713,7 +718,7 @@ impl P4RuntimeService {
         let build = |config: Option<p4::ForwardingPipelineConfig>| async move {
             let config =
                 config.ok_or_else(|| Status::invalid_argument("the request has no config"))?;
-            tokio::task::spawn_blocking(move || Pipeline::build_with(config, &file))
+            tokio::task::spawn_blocking(move || ForwardingPipeline::build_with(config, &file))
                 .await
                 .map_err(|e| Status::internal(format!("the pipeline build failed: {e}")))?
                 .map_err(|e| Status::new(e.code(), e.to_string()))

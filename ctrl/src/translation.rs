@@ -32,7 +32,8 @@
 //! one value), as §17.1.3 allows; others on a translated field are
 //! INVALID_ARGUMENT.
 
-use crate::device::{Pipeline, RpcError, to_bytes};
+use crate::codec::{RpcError, invalid, to_bytes};
+use crate::device::ForwardingPipeline;
 use crate::proto::janus::Translation;
 use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
@@ -50,10 +51,6 @@ pub const TRANSLATION_TYPE_URL: &str = "type.googleapis.com/janus.Translation";
 
 /// The widest underlying type Janus translates.
 const MAX_DP_WIDTH: u32 = 128;
-
-fn invalid(message: impl Into<String>) -> RpcError {
-    RpcError::new(Code::InvalidArgument, message)
-}
 
 /// How the controller sees a translated type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -423,7 +420,7 @@ impl Translations {
         let t = &mut self.types[ty];
         let what = format!("translation of type {}", t.name);
         let key = t.canonical(sdn, &what)?;
-        let dp = dp_number(&crate::device::from_bytes(
+        let dp = dp_number(&crate::codec::from_bytes(
             dp,
             t.dp_width,
             false,
@@ -769,7 +766,7 @@ fn entity(t: Translation) -> p4::Entity {
     }
 }
 
-impl Pipeline {
+impl ForwardingPipeline {
     /// A write of a translation mapping (see the module comment): INSERT
     /// pins one, MODIFY pins or unpins an existing one (its data-plane
     /// value cannot change), DELETE removes one nothing holds.
@@ -796,7 +793,7 @@ impl Pipeline {
             Type::Modify => {
                 let what = format!("translation of type {}", t.type_name);
                 let now = tr.map_sdn(ty, &t.sdn_value, false, &what)?;
-                let dp = crate::device::from_bytes(&t.dp_value, tr.dp_width(ty), false, &what)?;
+                let dp = crate::codec::from_bytes(&t.dp_value, tr.dp_width(ty), false, &what)?;
                 if dp != now {
                     return Err(invalid(format!(
                         "{what}: the mapping's data-plane value cannot change (delete it and insert the new one)"

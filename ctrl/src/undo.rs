@@ -2,7 +2,7 @@
 //! another.
 //!
 //! Before an update of a ROLLBACK_ON_ERROR or DATAPLANE_ATOMIC batch is
-//! applied, [`Pipeline::capture`] reads what it is about to change (through
+//! applied, [`ForwardingPipeline::capture`] reads what it is about to change (through
 //! the same read functions the Read RPC uses) and builds the updates that
 //! put it back: an INSERT is undone by a DELETE, a MODIFY by a MODIFY to the
 //! old entity, a DELETE by an INSERT of the old entity. When an update
@@ -11,10 +11,11 @@
 //! whole batch, so no packet and no other RPC sees the batch half applied:
 //! that is what makes the rollback mode DATAPLANE_ATOMIC too.
 //!
-//! [`Pipeline::snapshot`] lists every entity a client wrote as the updates
+//! [`ForwardingPipeline::snapshot`] lists every entity a client wrote as the updates
 //! that recreate it, for RECONCILE_AND_COMMIT.
 
-use crate::device::{Pipeline, RpcError, key_of};
+use crate::codec::RpcError;
+use crate::device::{ForwardingPipeline, key_of};
 use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
 use p4::entity::Entity as E;
@@ -69,7 +70,7 @@ fn writable(mut te: p4::TableEntry) -> p4::TableEntry {
     te
 }
 
-impl Pipeline {
+impl ForwardingPipeline {
     /// The entry of `te`'s table with `te`'s key and priority, if any, with
     /// its direct meter config. `None` when the key is malformed (the
     /// update will fail the same way).
@@ -416,16 +417,16 @@ pub type UndoLog = Vec<Vec<p4::Update>>;
 /// updates applied so far are undone, newest first. On success returns the
 /// undo records (to undo the batch later with [`roll_back`]).
 /// `apply` applies one update (the server checks the role's rights in it
-/// too); the undo records are applied with [`Pipeline::apply`] itself.
+/// too); the undo records are applied with [`ForwardingPipeline::apply`] itself.
 pub fn apply_all_or_nothing(
-    pipeline: &mut Pipeline,
+    pipeline: &mut ForwardingPipeline,
     updates: &[p4::Update],
-    mut apply: impl FnMut(&mut Pipeline, &p4::Update) -> Result<(), RpcError>,
+    mut apply: impl FnMut(&mut ForwardingPipeline, &p4::Update) -> Result<(), RpcError>,
 ) -> Result<UndoLog, BatchFailed> {
     let mut undo: UndoLog = Vec::with_capacity(updates.len());
     // Translation mappings the batch makes go with it if it is undone.
     let mark = crate::translation::lock(&pipeline.translations).begin();
-    let end = |pipeline: &Pipeline, keep: bool| {
+    let end = |pipeline: &ForwardingPipeline, keep: bool| {
         crate::translation::lock(&pipeline.translations).end(mark, keep)
     };
     for (index, u) in updates.iter().enumerate() {
@@ -488,7 +489,7 @@ impl BatchFailed {
 
 /// Applies undo records, newest first. Every record is tried; the first
 /// error is returned.
-pub fn roll_back(pipeline: &mut Pipeline, undo: UndoLog) -> Result<(), RpcError> {
+pub fn roll_back(pipeline: &mut ForwardingPipeline, undo: UndoLog) -> Result<(), RpcError> {
     let mut first = None;
     for u in undo.into_iter().rev().flatten() {
         if let Err(e) = pipeline.apply(&u) {
@@ -573,7 +574,10 @@ fn ids_of(u: &p4::Update) -> Vec<u32> {
 /// otherwise INVALID_ARGUMENT (the spec's code when the forwarding state
 /// cannot be preserved) and `new` must be dropped. Returns the updates
 /// written.
-pub fn carry_over(old: &Pipeline, new: &mut Pipeline) -> Result<Vec<p4::Update>, RpcError> {
+pub fn carry_over(
+    old: &ForwardingPipeline,
+    new: &mut ForwardingPipeline,
+) -> Result<Vec<p4::Update>, RpcError> {
     // Mappings of translated types the new program does not have are
     // dropped: nothing in it can hold their values.
     let updates: Vec<p4::Update> = old

@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use janus_ctrl::device::Pipeline;
+use janus_ctrl::device::ForwardingPipeline;
 use janus_ctrl::proto::gnmi as g;
 use janus_ctrl::proto::gnmi::g_nmi_client::GNmiClient;
 use std::time::Duration;
@@ -42,7 +42,7 @@ const FRAME: [u8; 60] = [0xab; 60];
 /// A server whose pipeline is [`PROGRAM`].
 async fn start_forwarding() -> Server {
     let config = pipeline_config("gnmi.p4", PROGRAM.into(), None);
-    let pipeline = Pipeline::build(config).expect("the pipeline builds");
+    let pipeline = ForwardingPipeline::build(config).expect("the pipeline builds");
     start_with(|s| s.set_pipeline(pipeline)).await
 }
 

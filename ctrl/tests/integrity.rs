@@ -8,7 +8,7 @@ mod common;
 
 use common::*;
 use janus_ctrl::batch::{self, Slice, Writer};
-use janus_ctrl::device::Pipeline;
+use janus_ctrl::device::ForwardingPipeline;
 use janus_ctrl::journal::{Journal, StateConfig};
 use janus_ctrl::proto::janus::TenantQuota;
 use janus_ctrl::proto::p4::config::v1 as cfg;
@@ -612,7 +612,7 @@ fn batch_strategy() -> impl Strategy<Value = Batch> {
 /// Everything the control plane can read back of a pipeline, in a
 /// canonical order: what a client wrote (the snapshot) and the direct
 /// resources.
-fn state_of(p: &Pipeline) -> Vec<Vec<u8>> {
+fn state_of(p: &ForwardingPipeline) -> Vec<Vec<u8>> {
     let mut out: Vec<Vec<u8>> = p
         .snapshot()
         .expect("snapshot")
@@ -650,8 +650,8 @@ proptest! {
     ) {
         let config = config();
         let ids = Ids::of(config.p4info.as_ref().unwrap());
-        let mut live = Pipeline::build(config.clone()).expect("pipeline");
-        let mut replayed = Pipeline::build(config.clone()).expect("pipeline");
+        let mut live = ForwardingPipeline::build(config.clone()).expect("pipeline");
+        let mut replayed = ForwardingPipeline::build(config.clone()).expect("pipeline");
         let none = BTreeSet::new();
         // The real journal beside them, compacted once on the way.
         let dir = journal_dir();

@@ -426,7 +426,8 @@ async fn start_tls() -> TlsServer {
         .unwrap();
     let addr = listener.local_addr().unwrap();
     let service = P4RuntimeService::new(DEVICE);
-    service.set_pipeline(janus_ctrl::device::Pipeline::build(config()).expect("pipeline"));
+    service
+        .set_pipeline(janus_ctrl::device::ForwardingPipeline::build(config()).expect("pipeline"));
     let switch = service.switch_handle();
     let tls = janus_ctrl::auth::TlsConfig {
         cert_pem: pki.server.cert_pem.clone().into_bytes(),

@@ -9,7 +9,7 @@
 mod common;
 
 use common::*;
-use janus_ctrl::device::Pipeline;
+use janus_ctrl::device::ForwardingPipeline;
 use janus_ctrl::journal::{
     self, Body, Journal, JournalError, Problem, RecordKind, StateConfig, Torn,
 };
@@ -209,7 +209,7 @@ async fn fill_n(cfg: &StateConfig, ids: &Ids, n: u8) -> Vec<Vec<p4::Entity>> {
 }
 
 /// The state a pipeline holds: every table entry and counter cell.
-fn state_of(p: &Pipeline, ids: &Ids) -> Vec<p4::Entity> {
+fn state_of(p: &ForwardingPipeline, ids: &Ids) -> Vec<p4::Entity> {
     [
         E::TableEntry(p4::TableEntry::default()),
         E::CounterEntry(p4::CounterEntry {
@@ -301,7 +301,7 @@ async fn every_flipped_byte_is_refused_with_the_file_untouched_or_harmless() {
     let harmless = |c: journal::Contents, i: usize, x: u8| {
         if !same_records(&c) {
             let config = c.pipeline().expect("a pipeline").clone();
-            let mut p = Pipeline::build(config).expect("builds");
+            let mut p = ForwardingPipeline::build(config).expect("builds");
             for r in &c.records[1..] {
                 for u in r.updates() {
                     p.apply(u).expect("replays");

@@ -10,7 +10,7 @@
 
 use clap::{ArgGroup, Args, Subcommand};
 use janus_ctrl::auth::TlsConfig;
-use janus_ctrl::device::Pipeline;
+use janus_ctrl::device::ForwardingPipeline;
 use janus_ctrl::proto::p4::v1::ForwardingPipelineConfig;
 use janus_ctrl::server::{P4RuntimeService, ServeConfig, serve_with};
 use std::net::SocketAddr;
@@ -322,7 +322,7 @@ pub(crate) fn initial_pipeline(
     path: &Path,
     opts: &janus_p4::driver::Options,
     translations: &janus_ctrl::translation::TranslationFile,
-) -> Result<Pipeline, String> {
+) -> Result<ForwardingPipeline, String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     let file = if bytes.starts_with(b"janus-pipeline ") {
         janus_p4::pipeline::Pipeline::from_bytes(&bytes).map_err(|e| e.to_string())?
@@ -345,5 +345,5 @@ pub(crate) fn initial_pipeline(
         p4_device_config: file.to_bytes(),
         cookie: None,
     };
-    Pipeline::build_with(config, translations).map_err(|e| e.to_string())
+    ForwardingPipeline::build_with(config, translations).map_err(|e| e.to_string())
 }

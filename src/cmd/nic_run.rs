@@ -32,7 +32,7 @@ use super::ctrl_client::{insert_entries, session};
 use clap::Args;
 use janus_ctrl::auth::TlsConfig;
 use janus_ctrl::client::{Client, ClientConfig};
-use janus_ctrl::device::Pipeline as CtrlPipeline;
+use janus_ctrl::device::ForwardingPipeline;
 use janus_ctrl::proto::p4::v1::p4_runtime_client::P4RuntimeClient;
 use janus_ctrl::server::{P4RuntimeService, ServeConfig, SwitchHandle, serve_with};
 use janus_firmware::config::{FirmwareConfig, Tenant};
@@ -94,7 +94,7 @@ pub struct RunArgs {
 
 /// What the process serves, from a booted card or from `--p4`.
 struct Served {
-    pipeline: CtrlPipeline,
+    pipeline: ForwardingPipeline,
     listen: SocketAddr,
     tls: Option<TlsConfig>,
     /// The booted image's configuration (none with `--p4`).

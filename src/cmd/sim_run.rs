@@ -81,33 +81,24 @@ pub fn run(config: &RunConfig) -> Result<RunSummary, String> {
     let mut writers: BTreeMap<u32, (Writer<BufWriter<File>>, usize, PathBuf)> = BTreeMap::new();
     let mut dropped = 0;
     for a in &arrivals {
-        let outs = sw.process(a.port, a.data);
-        if outs.is_empty() {
-            dropped += 1;
+        // Each output goes from the switch's buffer straight to its pcap;
+        // the first error stops the run.
+        let mut sent = 0;
+        let mut failed = None;
+        sw.process_with(a.port, a.data, &mut |port, bytes| {
+            sent += 1;
+            if failed.is_none()
+                && let Err(e) =
+                    write_output(&mut writers, config, link_type, port, a.timestamp_ns, bytes)
+            {
+                failed = Some(e);
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e);
         }
-        for (port, bytes) in outs {
-            let (writer, count, _) = match writers.entry(port) {
-                std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
-                std::collections::btree_map::Entry::Vacant(e) => {
-                    let path = config.out_dir.join(format!("port{port}.pcap"));
-                    let file = File::create(&path)
-                        .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-                    let writer = Writer::new(
-                        BufWriter::new(file),
-                        WriterConfig {
-                            resolution: TsResolution::Nanosecond,
-                            link_type,
-                            ..WriterConfig::default()
-                        },
-                    )
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
-                    e.insert((writer, 0, path))
-                }
-            };
-            writer
-                .write_packet(a.timestamp_ns, &bytes)
-                .map_err(|e| format!("writing port {port}: {e}"))?;
-            *count += 1;
+        if sent == 0 {
+            dropped += 1;
         }
     }
     let mut outputs = BTreeMap::new();
@@ -123,6 +114,41 @@ pub fn run(config: &RunConfig) -> Result<RunSummary, String> {
         outputs,
         truncated_in,
     })
+}
+
+/// Writes one output packet to `port`'s pcap, creating the file on the
+/// port's first packet.
+fn write_output(
+    writers: &mut BTreeMap<u32, (Writer<BufWriter<File>>, usize, PathBuf)>,
+    config: &RunConfig,
+    link_type: LinkType,
+    port: u32,
+    timestamp_ns: u64,
+    bytes: &[u8],
+) -> Result<(), String> {
+    let (writer, count, _) = match writers.entry(port) {
+        std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+        std::collections::btree_map::Entry::Vacant(e) => {
+            let path = config.out_dir.join(format!("port{port}.pcap"));
+            let file = File::create(&path)
+                .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+            let writer = Writer::new(
+                BufWriter::new(file),
+                WriterConfig {
+                    resolution: TsResolution::Nanosecond,
+                    link_type,
+                    ..WriterConfig::default()
+                },
+            )
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+            e.insert((writer, 0, path))
+        }
+    };
+    writer
+        .write_packet(timestamp_ns, bytes)
+        .map_err(|e| format!("writing port {port}: {e}"))?;
+    *count += 1;
+    Ok(())
 }
 
 /// The packets of every input (`files[i]` holds `inputs[i]`'s bytes),

@@ -596,7 +596,7 @@ fn load_program(
     path: &Path,
     preprocess: &super::p4::PreprocessArgs,
     translations: &janus_ctrl::translation::TranslationFile,
-) -> Result<janus_ctrl::device::Pipeline, String> {
+) -> Result<janus_ctrl::device::ForwardingPipeline, String> {
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
         return match janus_ctrl::device::compile_device_config(&bytes) {

@@ -6,7 +6,7 @@
 use super::RuntimeError;
 use crate::config::FirmwareConfig;
 use crate::tools::card_ops::{self, BootReport};
-use janus_ctrl::device::Pipeline;
+use janus_ctrl::device::ForwardingPipeline;
 use janus_ctrl::proto::p4::v1::ForwardingPipelineConfig;
 use janus_firmware_core::boot::{BootConfig, Confirmed};
 use janus_firmware_core::image::ComponentType;
@@ -17,7 +17,7 @@ pub struct BootedFirmware {
     /// What the boot ROM did (slot, trial, fallback, measurements).
     pub report: BootReport,
     /// The image's pipeline, built for the control plane.
-    pub pipeline: Pipeline,
+    pub pipeline: ForwardingPipeline,
     /// The image's firmware configuration.
     pub config: FirmwareConfig,
 }
@@ -46,7 +46,7 @@ pub fn boot_for_service(dir: &Path, boot: BootConfig) -> Result<BootedFirmware, 
 
 /// The control plane's pipeline from a pipeline file's bytes (the image's
 /// pipeline component, a `janus p4 compile -o` file).
-pub fn pipeline(bytes: &[u8]) -> Result<Pipeline, RuntimeError> {
+pub fn pipeline(bytes: &[u8]) -> Result<ForwardingPipeline, RuntimeError> {
     let bad = |e: String| RuntimeError::Pipeline(e);
     let file = janus_p4::pipeline::Pipeline::from_bytes(bytes).map_err(|e| bad(e.to_string()))?;
     let compiled = file.compile().map_err(|e| bad(e.to_string()))?;
@@ -60,7 +60,7 @@ pub fn pipeline(bytes: &[u8]) -> Result<Pipeline, RuntimeError> {
         p4_device_config: file.to_bytes(),
         cookie: None,
     };
-    Pipeline::build(config).map_err(|e| bad(e.to_string()))
+    ForwardingPipeline::build(config).map_err(|e| bad(e.to_string()))
 }
 
 /// The health check passed: confirms the running boot (the trial slot

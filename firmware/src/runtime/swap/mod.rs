@@ -26,7 +26,7 @@ use crate::slowpath::{AgentConfig, Responder, SlowPath};
 use crate::tools::ToolError;
 use crate::tools::card_ops;
 use janus_ctrl::client::{Client, ClientConfig};
-use janus_ctrl::device::Pipeline;
+use janus_ctrl::device::ForwardingPipeline;
 use janus_ctrl::proto::p4::v1 as p4;
 use janus_ctrl::proto::p4::v1::p4_runtime_client::P4RuntimeClient;
 use janus_ctrl::proto::p4::v1::set_forwarding_pipeline_config_request::Action as PipelineAction;
@@ -133,8 +133,8 @@ pub struct Services<'a> {
     pub port_out: &'a mut PortRx,
 }
 
-async fn build(config: p4::ForwardingPipelineConfig) -> Result<Pipeline, SwapError> {
-    tokio::task::spawn_blocking(move || Pipeline::build(config))
+async fn build(config: p4::ForwardingPipelineConfig) -> Result<ForwardingPipeline, SwapError> {
+    tokio::task::spawn_blocking(move || ForwardingPipeline::build(config))
         .await
         .map_err(|e| SwapError::Pipeline(e.to_string()))?
         .map_err(|e| SwapError::Pipeline(e.to_string()))
@@ -182,7 +182,7 @@ impl Swap<'_> {
         let (mut staged_old, mut staged_new) = (build(old_config.clone()).await?, new);
         self.service.switch_handle().with_pipeline(|running| {
             let running = running.ok_or(SwapError::NoPipeline)?;
-            let stage = |e: janus_ctrl::device::RpcError| SwapError::Stage(e.to_string());
+            let stage = |e: janus_ctrl::codec::RpcError| SwapError::Stage(e.to_string());
             janus_ctrl::undo::carry_over(running, &mut staged_old).map_err(stage)?;
             janus_ctrl::undo::carry_over(running, &mut staged_new).map_err(stage)?;
             Ok::<_, SwapError>(())

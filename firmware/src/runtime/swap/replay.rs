@@ -17,7 +17,7 @@
 use crate::config::FirmwareConfig;
 use crate::runtime::recorder::Frame;
 use crate::slowpath::packet::arp_request;
-use janus_ctrl::device::Pipeline;
+use janus_ctrl::device::ForwardingPipeline;
 use janus_wire::checksum::internet_checksum;
 use std::collections::BTreeSet;
 use std::net::Ipv4Addr;
@@ -147,7 +147,7 @@ pub fn udp(from: ([u8; 6], Ipv4Addr), to: ([u8; 6], Ipv4Addr)) -> Vec<u8> {
     f
 }
 
-fn ports(pipeline: &mut Pipeline, port: u32, frame: &[u8]) -> Vec<u32> {
+fn ports(pipeline: &mut ForwardingPipeline, port: u32, frame: &[u8]) -> Vec<u32> {
     let out: BTreeSet<u32> = pipeline
         .switch
         .process(port, frame)
@@ -157,7 +157,7 @@ fn ports(pipeline: &mut Pipeline, port: u32, frame: &[u8]) -> Vec<u32> {
     out.into_iter().collect()
 }
 
-fn table_names(pipeline: &Pipeline) -> BTreeSet<String> {
+fn table_names(pipeline: &ForwardingPipeline) -> BTreeSet<String> {
     pipeline
         .config
         .p4info
@@ -174,8 +174,8 @@ fn table_names(pipeline: &Pipeline) -> BTreeSet<String> {
 /// Replays `frames` through both staged pipelines and applies the rule.
 /// The first `recorded` frames came from the recorder.
 pub fn compare(
-    old: &mut Pipeline,
-    new: &mut Pipeline,
+    old: &mut ForwardingPipeline,
+    new: &mut ForwardingPipeline,
     frames: &[Frame],
     recorded: usize,
 ) -> Comparison {
