@@ -45,6 +45,16 @@ impl ComponentType {
         }
     }
 
+    /// The type's position in [`ComponentType::ALL`]: an index into a
+    /// table with one slot per type, whatever the codes are.
+    pub const fn index(self) -> usize {
+        match self {
+            ComponentType::Pipeline => 0,
+            ComponentType::FirmwareConfig => 1,
+            ComponentType::HostAbi => 2,
+        }
+    }
+
     /// The type with manifest code `code`, `None` for reserved codes.
     pub const fn from_code(code: u16) -> Option<Self> {
         match code {

@@ -272,3 +272,11 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn each_type_indexes_its_own_slot_and_round_trips_its_code() {
+    for (i, ty) in ComponentType::ALL.iter().enumerate() {
+        assert_eq!(ty.index(), i, "{ty}");
+        assert_eq!(ComponentType::from_code(ty.code()), Some(*ty));
+    }
+}

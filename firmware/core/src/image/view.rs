@@ -216,13 +216,13 @@ impl<'a> ImageView<'a> {
     /// tiling the payload area in manifest order.
     fn check_manifest(&self) -> Result<(), ImageError> {
         let mut cursor = self.parts.provenance_end;
-        let mut seen = [false; MAX_COMPONENTS + 1];
+        let mut seen = [false; ComponentType::ALL.len()];
         for index in 0..self.parts.component_count {
             let entry = HEADER_LEN + index * ENTRY_LEN;
             let code = read_u16(self.bytes, entry + E_TYPE)?;
             let ty = ComponentType::from_code(code)
                 .ok_or(err(entry + E_TYPE, FormatIssue::UnknownComponentType(code)))?;
-            if core::mem::replace(&mut seen[code as usize], true) {
+            if core::mem::replace(&mut seen[ty.index()], true) {
                 return Err(err(entry + E_TYPE, FormatIssue::DuplicateComponent(ty)));
             }
             if read_u16(self.bytes, entry + E_RESERVED)? != 0 {
