@@ -118,8 +118,8 @@ impl Rewriter<'_> {
                         .collect(),
                     _ => unreachable!("matched above"),
                 };
-                let index_ty = self.index_type();
-                let index_e = expr(index_ty, ExprKind::Var(self.temp(index_ty, span)), span);
+                let index = self.index(span);
+                let index_e = index.expr();
                 let cases = items
                     .into_iter()
                     .enumerate()
@@ -133,37 +133,36 @@ impl Rewriter<'_> {
                     stmt(StmtKind::Declare(var, None), span),
                     stmt(StmtKind::Switch(index_e.clone(), cases), span),
                 ];
-                Some(counted(index_e, count, pick, std::mem::take(body)))
+                Some(counted(index, count, pick, std::mem::take(body)))
             }
             _ => {
                 let Ty::Stack { size, .. } = self.types.get(collection.ty).clone() else {
                     return None;
                 };
                 let stack = take(collection);
-                let index_ty = self.index_type();
-                let index_e = expr(index_ty, ExprKind::Var(self.temp(index_ty, span)), span);
+                let index = self.index(span);
                 let element = expr(
                     ty,
-                    ExprKind::Index(Box::new(stack), Box::new(index_e.clone())),
+                    ExprKind::Index(Box::new(stack), Box::new(index.expr())),
                     span,
                 );
                 let pick = vec![stmt(StmtKind::Declare(var, Some(element)), span)];
-                Some(counted(
-                    index_e,
-                    u64::from(size),
-                    pick,
-                    std::mem::take(body),
-                ))
+                Some(counted(index, u64::from(size), pick, std::mem::take(body)))
             }
         }
     }
 
-    /// `bit<32>`, the type of a loop's hidden index.
-    fn index_type(&mut self) -> TyId {
-        self.types.intern(Ty::Bits {
+    /// A new hidden loop index, a `bit<32>` local.
+    fn index(&mut self, span: Span) -> LoopIndex {
+        let ty = self.types.intern(Ty::Bits {
             width: 32,
             signed: false,
-        })
+        });
+        LoopIndex {
+            var: self.temp(ty, span),
+            ty,
+            span,
+        }
     }
 
     fn temp(&mut self, ty: TyId, span: Span) -> VarId {
@@ -178,13 +177,26 @@ impl Rewriter<'_> {
     }
 }
 
+/// The hidden counter of a rewritten loop: a variable, so that it can be
+/// declared, compared and stepped.
+#[derive(Clone, Copy)]
+struct LoopIndex {
+    var: VarId,
+    ty: TyId,
+    span: Span,
+}
+
+impl LoopIndex {
+    fn expr(self) -> Expr {
+        expr(self.ty, ExprKind::Var(self.var), self.span)
+    }
+}
+
 /// `index = 0; for (; index < count; index = index + 1) { pick; body }`:
 /// `pick` sets the loop variable for the iteration.
-fn counted(index: Expr, count: u64, pick: Vec<Stmt>, body: Vec<Stmt>) -> StmtKind {
-    let (ty, span) = (index.ty, index.span);
-    let ExprKind::Var(var) = index.kind else {
-        unreachable!("a loop index is a variable")
-    };
+fn counted(index: LoopIndex, count: u64, pick: Vec<Stmt>, body: Vec<Stmt>) -> StmtKind {
+    let LoopIndex { var, ty, span } = index;
+    let index = index.expr();
     let count = expr(ty, ExprKind::Const(Value::Int(count.into())), span);
     let zero = expr(ty, ExprKind::Const(Value::Int(0.into())), span);
     let mut each = pick;
