@@ -7,8 +7,9 @@
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use janus_ctrl::client::{Client, ClientConfig};
+use janus_ctrl::listen::serve;
 use janus_ctrl::proto::p4::v1 as p4;
-use janus_ctrl::server::{P4RuntimeService, serve};
+use janus_ctrl::server::P4RuntimeService;
 use p4::write_request::Atomicity;
 use std::time::{Duration, Instant};
 use tokio::runtime::Runtime;

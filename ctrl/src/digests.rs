@@ -22,10 +22,10 @@
 //! length several P4Info digests share is dropped (logged).
 
 use crate::codec::{RpcError, invalid};
-use crate::device::ForwardingPipeline;
 use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
 use crate::translation::Tr;
+use janus_engine::target::Target;
 use std::collections::{BTreeMap, HashMap};
 use tonic::Code;
 
@@ -91,22 +91,22 @@ impl Digests {
     }
 }
 
-impl ForwardingPipeline {
+impl Digests {
     /// A DigestEntry update.
-    pub(crate) fn write_digest(
+    pub(crate) fn write(
         &mut self,
         kind: p4::update::Type,
         e: &p4::DigestEntry,
     ) -> Result<(), RpcError> {
         use p4::update::Type;
         let id = e.digest_id;
-        if !self.digests.formats.contains_key(&id) {
+        if !self.formats.contains_key(&id) {
             return Err(RpcError::new(
                 Code::NotFound,
                 format!("no digest with id {id}"),
             ));
         }
-        let exists = self.digests.configs.contains_key(&id);
+        let exists = self.configs.contains_key(&id);
         match kind {
             Type::Insert if exists => Err(RpcError::new(
                 Code::AlreadyExists,
@@ -123,12 +123,12 @@ impl ForwardingPipeline {
                 if c.max_timeout_ns < 0 || c.max_list_size < 0 || c.ack_timeout_ns < 0 {
                     return Err(invalid(format!("digest {id}: negative config values")));
                 }
-                self.digests.configs.insert(id, c);
+                self.configs.insert(id, c);
                 Ok(())
             }
             Type::Delete => {
-                self.digests.configs.remove(&id);
-                self.digests.waiting.retain(|(d, _), _| *d != id);
+                self.configs.remove(&id);
+                self.waiting.retain(|(d, _), _| *d != id);
                 Ok(())
             }
             Type::Unspecified => Err(invalid("update type UNSPECIFIED")),
@@ -136,15 +136,14 @@ impl ForwardingPipeline {
     }
 
     /// The digest configs a read asks for (id 0: every configured digest).
-    pub(crate) fn read_digests(&self, f: &p4::DigestEntry) -> Result<Vec<p4::Entity>, RpcError> {
-        if f.digest_id != 0 && !self.digests.formats.contains_key(&f.digest_id) {
+    pub(crate) fn read(&self, f: &p4::DigestEntry) -> Result<Vec<p4::Entity>, RpcError> {
+        if f.digest_id != 0 && !self.formats.contains_key(&f.digest_id) {
             return Err(RpcError::new(
                 Code::NotFound,
                 format!("no digest with id {}", f.digest_id),
             ));
         }
         Ok(self
-            .digests
             .configs
             .iter()
             .filter(|(id, _)| f.digest_id == 0 || **id == f.digest_id)
@@ -159,43 +158,43 @@ impl ForwardingPipeline {
 
     /// The DigestLists for the digests the switch made since the last
     /// call (see the module comment).
-    pub(crate) fn digest_lists(&mut self) -> Vec<p4::DigestList> {
-        let (digests, dropped) = self.switch.take_digests();
+    pub(crate) fn lists(&mut self, switch: &mut dyn Target) -> Vec<p4::DigestList> {
+        let (digests, dropped) = switch.take_digests();
         if dropped > 0 {
             tracing::warn!(dropped, "the switch dropped digests (too many waiting)");
         }
         if digests.is_empty() {
             return Vec::new();
         }
-        let now_us = self.switch.now_us();
+        let now_us = switch.now_us();
         let timestamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX));
-        self.digests.waiting.retain(|_, (_, until)| *until > now_us);
+        self.waiting.retain(|_, (_, until)| *until > now_us);
         let mut out = Vec::new();
         for (_receiver, data) in digests {
-            let Some(id) = self.digests.digest_of(data.len()) else {
+            let Some(id) = self.digest_of(data.len()) else {
                 tracing::debug!(
                     len = data.len(),
                     "a digest no P4Info digest matches: dropped"
                 );
                 continue;
             };
-            let Some(config) = self.digests.configs.get(&id) else {
+            let Some(config) = self.configs.get(&id) else {
                 continue;
             };
             let key = (id, data);
-            if self.digests.waiting.contains_key(&key) {
+            if self.waiting.contains_key(&key) {
                 continue;
             }
-            self.digests.next_list += 1;
-            let list_id = self.digests.next_list;
-            let format = &self.digests.formats[&id];
+            self.next_list += 1;
+            let list_id = self.next_list;
+            let format = &self.formats[&id];
             let mut at = 0;
             let members = format
                 .iter()
                 .map(|(w, tr)| {
-                    let v = crate::resources::unpack(&key.1, at, *w);
+                    let v = crate::codec::unpack(&key.1, at, *w);
                     at += w;
                     let value = match tr {
                         Some(tr) => tr.to_sdn(&v),
@@ -208,7 +207,7 @@ impl ForwardingPipeline {
                 .collect();
             if config.ack_timeout_ns > 0 {
                 let until = now_us.saturating_add((config.ack_timeout_ns as u64).div_ceil(1000));
-                self.digests.waiting.insert(key, (list_id, until));
+                self.waiting.insert(key, (list_id, until));
             }
             out.push(p4::DigestList {
                 digest_id: id,

@@ -8,14 +8,15 @@
 //! `idle_timeout_ns` is INVALID_ARGUMENT. An entry's idle time runs from its
 //! last hit (the switch records hits of such tables), or from its insertion
 //! when it has not been hit. Once it reaches the timeout the entry is
-//! reported once ([`ForwardingPipeline::idle_expired`]); the entry stays (the
+//! reported once ([`EntryData::expired`]); the entry stays (the
 //! controller decides), and is reported again only after a new hit and a
 //! new full timeout.
 
 use crate::codec::RpcError;
-use crate::device::{ForwardingPipeline, TableMap};
 use crate::proto::p4::v1 as p4;
+use crate::tables::{TableMap, Tables};
 use janus_engine::table::FieldMatch;
+use janus_engine::target::Target;
 use std::collections::HashMap;
 use tonic::Code;
 
@@ -41,11 +42,11 @@ struct Idle {
     reported_at_us: Option<u64>,
 }
 
-impl ForwardingPipeline {
+impl EntryData {
     /// Checks the extra data of an INSERT or MODIFY before the switch
     /// changes.
-    pub(crate) fn check_entry_data(
-        &self,
+    pub(crate) fn check(
+        switch: &dyn Target,
         t: &TableMap,
         te: &p4::TableEntry,
     ) -> Result<(), RpcError> {
@@ -55,7 +56,7 @@ impl ForwardingPipeline {
                 format!("idle_timeout_ns {} is negative", te.idle_timeout_ns),
             ));
         }
-        let supported = self.switch.table(t.slot).is_some_and(|s| s.idle_timeout);
+        let supported = switch.table(t.slot).is_some_and(|s| s.idle_timeout);
         if te.idle_timeout_ns > 0 && !supported {
             return Err(RpcError::new(
                 Code::InvalidArgument,
@@ -68,78 +69,28 @@ impl ForwardingPipeline {
         Ok(())
     }
 
-    /// Checks the direct resources an INSERT or MODIFY writes with the
-    /// entry (`meter_config`, `counter_data`): the table must have them,
-    /// and their values must be valid.
-    pub(crate) fn check_entry_resources(
-        &self,
-        t: &TableMap,
-        te: &p4::TableEntry,
-    ) -> Result<(), RpcError> {
-        self.check_entry_meter_config(t, te)?;
-        if let Some(d) = &te.counter_data {
-            if self.res.direct_counter_of(t.id).is_none() {
-                return Err(RpcError::new(
-                    Code::InvalidArgument,
-                    format!("table {} has no direct counter", t.name),
-                ));
-            }
-            if d.packet_count < 0 || d.byte_count < 0 {
-                return Err(RpcError::new(
-                    Code::InvalidArgument,
-                    format!("table {}: negative counts", t.name),
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    /// Writes the direct resources of the entry just inserted or modified
-    /// (checked by [`ForwardingPipeline::check_entry_resources`]).
-    pub(crate) fn entry_resources(
-        &mut self,
-        t: &TableMap,
-        te: &p4::TableEntry,
-        key: &[FieldMatch],
-        priority: i64,
-    ) -> Result<(), RpcError> {
-        self.entry_meter_config(t, te, key, priority)?;
-        if let Some(d) = &te.counter_data {
-            let index = self.entry_index(t, key, priority)?;
-            let set = self.switch.table(t.slot).is_some_and(|s| {
-                s.set_hit_counts(index, d.packet_count as u64, d.byte_count as u64)
-            });
-            if !set {
-                return Err(RpcError::new(
-                    Code::Internal,
-                    format!("{}: the entry's counter cell is missing", t.name),
-                ));
-            }
-        }
-        Ok(())
-    }
-
     /// Records the extra data of the entry just inserted (`inserted`) or
     /// modified with key `key`.
-    pub(crate) fn record_entry_data(
+    pub(crate) fn record(
         &mut self,
+        switch: &dyn Target,
         t: &TableMap,
         te: &p4::TableEntry,
         key: &[FieldMatch],
         inserted: bool,
     ) {
-        let Some(state) = self.switch.table(t.slot) else {
+        let Some(state) = switch.table(t.slot) else {
             return;
         };
         let Some(index) = state.index_of(key, i64::from(te.priority)) else {
             return;
         };
-        let now = self.switch.now_us();
+        let now = switch.now_us();
         let slot = (te.table_id, index);
         let old = if inserted {
             None
         } else {
-            self.entry_data.by_entry.get(&slot).cloned()
+            self.by_entry.get(&slot).cloned()
         };
         let idle = (te.idle_timeout_ns > 0).then(|| Idle {
             timeout_ns: te.idle_timeout_ns,
@@ -150,9 +101,9 @@ impl ForwardingPipeline {
             reported_at_us: None,
         });
         if te.metadata.is_empty() && idle.is_none() {
-            self.entry_data.by_entry.remove(&slot);
+            self.by_entry.remove(&slot);
         } else {
-            self.entry_data.by_entry.insert(
+            self.by_entry.insert(
                 slot,
                 Extra {
                     metadata: te.metadata.clone(),
@@ -163,26 +114,27 @@ impl ForwardingPipeline {
     }
 
     /// Forgets the extra data of a deleted entry.
-    pub(crate) fn forget_entry_data(&mut self, table_id: u32, index: u32) {
-        self.entry_data.by_entry.remove(&(table_id, index));
+    pub(crate) fn forget(&mut self, table_id: u32, index: u32) {
+        self.by_entry.remove(&(table_id, index));
     }
 
     /// Fills a read entry's metadata and idle timeout, and its time since
     /// the last hit when `elapsed` (the read asked for it) and the table
     /// supports idle timeouts.
-    pub(crate) fn fill_entry_data(
+    pub(crate) fn fill(
         &self,
+        switch: &dyn Target,
         t: &TableMap,
         index: u32,
         te: &mut p4::TableEntry,
         elapsed: bool,
     ) {
-        let extra = self.entry_data.by_entry.get(&(te.table_id, index));
+        let extra = self.by_entry.get(&(te.table_id, index));
         if let Some(x) = extra {
             te.metadata = x.metadata.clone();
             te.idle_timeout_ns = x.idle.as_ref().map_or(0, |i| i.timeout_ns);
         }
-        let Some(state) = self.switch.table(t.slot) else {
+        let Some(state) = switch.table(t.slot) else {
             return;
         };
         if elapsed && state.idle_timeout {
@@ -190,26 +142,27 @@ impl ForwardingPipeline {
                 .and_then(|x| x.idle.as_ref())
                 .map_or(0, |i| i.since_us);
             let last = state.last_hit_us(index).unwrap_or(0).max(since);
-            let elapsed_us = self.switch.now_us().saturating_sub(last);
+            let elapsed_us = switch.now_us().saturating_sub(last);
             te.time_since_last_hit = Some(p4::table_entry::IdleTimeout {
                 elapsed_ns: i64::try_from(elapsed_us.saturating_mul(1000)).unwrap_or(i64::MAX),
             });
         }
     }
 
-    /// The entries whose idle timeout ran out since they were last hit and
-    /// have not been reported yet; each is marked reported.
-    pub(crate) fn idle_expired(&mut self) -> Vec<p4::TableEntry> {
-        let now = self.switch.now_us();
+    /// The entries, as (table id, index), whose idle timeout ran out since
+    /// they were last hit and have not been reported yet, in order; each
+    /// is marked reported.
+    pub(crate) fn expired(&mut self, switch: &dyn Target, tables: &Tables) -> Vec<(u32, u32)> {
+        let now = switch.now_us();
         let mut due = Vec::new();
-        for (&(table_id, index), extra) in &mut self.entry_data.by_entry {
+        for (&(table_id, index), extra) in &mut self.by_entry {
             let Some(idle) = extra.idle.as_mut() else {
                 continue;
             };
-            let Some(slot) = self.tables.get(&table_id).map(|t| t.slot) else {
+            let Some(slot) = tables.find(table_id).map(|t| t.slot) else {
                 continue;
             };
-            let Some(state) = self.switch.table(slot) else {
+            let Some(state) = switch.table(slot) else {
                 continue;
             };
             let last = state.last_hit_us(index).unwrap_or(0).max(idle.since_us);
@@ -223,8 +176,6 @@ impl ForwardingPipeline {
             }
         }
         due.sort_unstable();
-        due.into_iter()
-            .filter_map(|(table_id, index)| self.entry_at(table_id, index))
-            .collect()
+        due
     }
 }

@@ -13,11 +13,10 @@
 
 pub mod model;
 pub mod path;
-pub mod stats;
-mod subscribe;
+pub mod subscribe;
 
+pub use crate::port_stats::{PortCounters, PortStats};
 pub use model::PortList;
-pub use stats::{PortCounters, PortStats};
 
 use crate::proto::gnmi as g;
 use crate::proto::gnmi::g_nmi_server::{GNmi, GNmiServer};

@@ -3,14 +3,18 @@
 //! The wire contract is the P4Runtime 1.6 protobuf schema, written for
 //! Janus from the specification (`ctrl/proto/`), compiled at build time
 //! without `protoc` and exposed as [`proto`]. [`server`] is the P4Runtime
-//! service over the v1model behavioural model; [`device`] holds a committed
-//! pipeline and translates table entries; [`resources`] handles counters,
-//! registers, the packet replication engine and the controller headers of
-//! PacketOut/PacketIn; [`meters`] meters and direct meters; [`profiles`]
-//! action profiles, selectors and value sets; [`digests`] digest configs
-//! and DigestLists; [`p4info`] turns the front end's P4Info into the
-//! protobuf message; [`p4info_check`] checks a pushed P4Info against the
-//! program by names and shapes and renumbers the program's with its ids. [`client`] is the other side: a P4Runtime client
+//! service over any target ([`janus_engine::target::Target`]); [`device`]
+//! holds a committed pipeline and dispatches each entity to its own type:
+//! [`tables`] maps tables and translates table entries, [`counters`],
+//! [`registers`] and [`meters`] the indexed and direct externs,
+//! [`replication`] the packet replication engine, [`packet_io`] the
+//! controller headers of PacketOut/PacketIn, [`profiles`] action
+//! profiles and selectors, [`value_sets`] parser value sets, [`digests`] digest configs and
+//! DigestLists, [`quotas`] tenant quotas, [`translation`] the mappings of
+//! translated types; [`codec`] is the wire conventions they share.
+//! [`p4info`] turns the front end's P4Info into the protobuf message;
+//! [`p4info_check`] checks a pushed P4Info against the program by names
+//! and shapes and renumbers the program's with its ids. [`client`] is the other side: a P4Runtime client
 //! (plaintext or mTLS, arbitration, pipelines, writes with per-update
 //! errors, reads, the StreamChannel), used by `janus ctrl` and the demo.
 //!
@@ -31,24 +35,32 @@ mod arbitration;
 pub mod audit;
 pub mod auth;
 pub mod batch;
+mod cells;
 pub mod certs;
 pub mod client;
 pub mod codec;
+pub mod counters;
 pub mod device;
 pub mod digests;
 mod entry_data;
 pub mod gnmi;
 pub mod journal;
+pub mod listen;
 pub mod meters;
 pub mod p4info;
 pub mod p4info_check;
+pub mod packet_io;
+pub mod port_stats;
 pub mod profiles;
 pub mod quotas;
-pub mod resources;
+pub mod registers;
+pub mod replication;
 pub mod roles;
 pub mod server;
+pub mod tables;
 pub mod translation;
 pub mod undo;
+pub mod value_sets;
 
 pub mod proto {
     //! Messages and services generated from `ctrl/proto/` by `build.rs`.

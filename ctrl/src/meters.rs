@@ -21,26 +21,21 @@
 //! deleting the entry resets its cell, so an entry inserted later starts
 //! unconfigured.
 
-use crate::codec::{RpcError, invalid};
-use crate::device::{ForwardingPipeline, key_of};
+use crate::cells::{Indexed, selected};
+use crate::codec::{RpcError, invalid, only_modify};
 use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
-use crate::resources::{cells, only_modify};
+use crate::tables::{TableMap, Tables, key_of};
 use janus_engine::meter::Rate;
+use janus_engine::table::FieldMatch;
+use janus_engine::target::Target;
 use std::collections::BTreeMap;
 use tonic::Code;
-
-/// An indexed meter: the switch's name for it and its size.
-#[derive(Clone, Debug)]
-struct MeterMap {
-    name: String,
-    size: u64,
-}
 
 /// The meters of a pipeline and the configs written to them.
 #[derive(Debug, Default)]
 pub struct Meters {
-    indexed: BTreeMap<u32, MeterMap>,
+    indexed: BTreeMap<u32, Indexed<()>>,
     /// Direct meter id -> (table id, switch name).
     direct: BTreeMap<u32, (u32, String)>,
     /// The config a MODIFY without an index gave every cell of a meter.
@@ -60,9 +55,10 @@ impl Meters {
             let p = x.preamble.clone().unwrap_or_default();
             m.indexed.insert(
                 p.id,
-                MeterMap {
+                Indexed {
                     name: p.name,
                     size: x.size.max(0) as u64,
+                    shape: (),
                 },
             );
         }
@@ -127,27 +123,23 @@ fn no_counter_data(d: Option<&p4::MeterCounterData>, what: &str) -> Result<(), R
     }
 }
 
-impl ForwardingPipeline {
+impl Meters {
     /// A MeterEntry update (MODIFY only; no index: every cell).
-    pub(crate) fn write_meter(
+    pub(crate) fn write(
         &mut self,
+        switch: &mut dyn Target,
         kind: p4::update::Type,
         e: &p4::MeterEntry,
     ) -> Result<(), RpcError> {
         only_modify(kind, "a meter entry")?;
-        let m = self
-            .meters
-            .indexed
-            .get(&e.meter_id)
-            .cloned()
-            .ok_or_else(|| {
-                RpcError::new(Code::NotFound, format!("no meter with id {}", e.meter_id))
-            })?;
-        let range = cells(e.index.as_ref(), m.size, &m.name)?;
+        let m = self.indexed.get(&e.meter_id).ok_or_else(|| {
+            RpcError::new(Code::NotFound, format!("no meter with id {}", e.meter_id))
+        })?;
+        let range = m.cells(e.index.as_ref())?;
         no_counter_data(e.counter_data.as_ref(), &m.name)?;
         let (committed, peak) = rates(e.config.as_ref(), &m.name)?;
         let index = e.index.as_ref().map(|_| range.start as usize);
-        self.switch
+        switch
             .set_meter_rates(&m.name, index, committed, peak)
             .map_err(|_| {
                 RpcError::new(
@@ -157,13 +149,13 @@ impl ForwardingPipeline {
             })?;
         match index {
             Some(i) => {
-                self.meters.cells.insert((e.meter_id, i as u64), e.config);
+                self.cells.insert((e.meter_id, i as u64), e.config);
             }
             None => {
-                self.meters.cells.retain(|(id, _), _| *id != e.meter_id);
+                self.cells.retain(|(id, _), _| *id != e.meter_id);
                 match &e.config {
-                    Some(c) => self.meters.all.insert(e.meter_id, *c),
-                    None => self.meters.all.remove(&e.meter_id),
+                    Some(c) => self.all.insert(e.meter_id, *c),
+                    None => self.all.remove(&e.meter_id),
                 };
             }
         }
@@ -172,29 +164,13 @@ impl ForwardingPipeline {
 
     /// The cells a MeterEntry read asks for (meter id 0: every meter; no
     /// index: every cell), each with its config if one was written.
-    pub(crate) fn read_meters(&self, f: &p4::MeterEntry) -> Result<Vec<p4::Entity>, RpcError> {
-        let ids: Vec<u32> = if f.meter_id == 0 {
-            self.meters.indexed.keys().copied().collect()
-        } else if self.meters.indexed.contains_key(&f.meter_id) {
-            vec![f.meter_id]
-        } else {
-            return Err(RpcError::new(
-                Code::NotFound,
-                format!("no meter with id {}", f.meter_id),
-            ));
-        };
+    pub(crate) fn read(&self, f: &p4::MeterEntry) -> Result<Vec<p4::Entity>, RpcError> {
         let mut out = Vec::new();
-        for id in ids {
-            let m = &self.meters.indexed[&id];
-            let index = if f.meter_id == 0 {
-                None
-            } else {
-                f.index.as_ref()
-            };
-            for i in cells(index, m.size, &m.name)? {
-                let config = match self.meters.cells.get(&(id, i)) {
+        for (id, m, index) in selected(&self.indexed, f.meter_id, f.index.as_ref(), "meter")? {
+            for i in m.cells(index)? {
+                let config = match self.cells.get(&(id, i)) {
                     Some(c) => *c,
-                    None => self.meters.all.get(&id).cloned(),
+                    None => self.all.get(&id).cloned(),
                 };
                 out.push(p4::Entity {
                     entity: Some(p4::entity::Entity::MeterEntry(p4::MeterEntry {
@@ -211,8 +187,10 @@ impl ForwardingPipeline {
 
     /// A DirectMeterEntry update (MODIFY only): the config of one table
     /// entry's cell.
-    pub(crate) fn write_direct_meter(
+    pub(crate) fn write_direct(
         &mut self,
+        switch: &mut dyn Target,
+        tables: &Tables,
         kind: p4::update::Type,
         e: &p4::DirectMeterEntry,
     ) -> Result<(), RpcError> {
@@ -228,34 +206,35 @@ impl ForwardingPipeline {
             ));
         }
         no_counter_data(e.counter_data.as_ref(), "direct meter")?;
-        let t = self.table(te.table_id)?.clone();
-        let key = key_of(&t, te, false)?;
-        self.set_direct_meter(&t, &key, i64::from(te.priority), e.config.as_ref())
+        let t = tables.get(te.table_id)?;
+        let key = key_of(t, te, false)?;
+        self.set_direct(switch, t, &key, i64::from(te.priority), e.config.as_ref())
     }
 
     /// Sets the direct meter cell of the entry (`key`, `priority`) of
     /// table `t`.
-    fn set_direct_meter(
+    fn set_direct(
         &mut self,
-        t: &crate::device::TableMap,
-        key: &[janus_engine::table::FieldMatch],
+        switch: &mut dyn Target,
+        t: &TableMap,
+        key: &[FieldMatch],
         priority: i64,
         config: Option<&p4::MeterConfig>,
     ) -> Result<(), RpcError> {
         let table_id = t.id;
-        let Some(name) = self.meters.direct_of(table_id).map(str::to_string) else {
+        let Some(name) = self.direct_of(table_id).map(str::to_string) else {
             return Err(invalid(format!("table {} has no direct meter", t.name)));
         };
-        let index = self.entry_index(t, key, priority)?;
+        let index = t.entry_index(switch, key, priority)?;
         let (committed, peak) = rates(config, &name)?;
-        self.switch
+        switch
             .set_meter_rates(&name, Some(index as usize), committed, peak)
             .map_err(|_| {
                 RpcError::new(Code::Internal, format!("{name}: no cell for entry {index}"))
             })?;
         match config {
-            Some(c) => self.meters.entries.insert((table_id, index), *c),
-            None => self.meters.entries.remove(&(table_id, index)),
+            Some(c) => self.entries.insert((table_id, index), *c),
+            None => self.entries.remove(&(table_id, index)),
         };
         Ok(())
     }
@@ -263,101 +242,70 @@ impl ForwardingPipeline {
     /// Checks the `meter_config` of a TableEntry INSERT or MODIFY before
     /// the switch changes: the table must have a direct meter and the
     /// config must be valid.
-    pub(crate) fn check_entry_meter_config(
+    pub(crate) fn check_entry_config(
         &self,
-        t: &crate::device::TableMap,
+        t: &TableMap,
         te: &p4::TableEntry,
     ) -> Result<(), RpcError> {
         let Some(c) = &te.meter_config else {
             return Ok(());
         };
-        let Some(name) = self.meters.direct_of(t.id) else {
+        let Some(name) = self.direct_of(t.id) else {
             return Err(invalid(format!("table {} has no direct meter", t.name)));
         };
         rates(Some(c), name).map(|_| ())
     }
 
     /// Writes the `meter_config` of a TableEntry INSERT or MODIFY (checked
-    /// by [`ForwardingPipeline::check_entry_meter_config`]), if given.
-    pub(crate) fn entry_meter_config(
+    /// by [`Meters::check_entry_config`]), if given.
+    pub(crate) fn write_entry_config(
         &mut self,
-        t: &crate::device::TableMap,
+        switch: &mut dyn Target,
+        t: &TableMap,
         te: &p4::TableEntry,
-        key: &[janus_engine::table::FieldMatch],
+        key: &[FieldMatch],
         priority: i64,
     ) -> Result<(), RpcError> {
         match &te.meter_config {
-            Some(c) => self.set_direct_meter(t, key, priority, Some(c)),
+            Some(c) => self.set_direct(switch, t, key, priority, Some(c)),
             None => Ok(()),
         }
     }
 
     /// Resets the direct meter cell of a deleted entry.
-    pub(crate) fn forget_direct_meter(&mut self, table_id: u32, index: u32) {
-        if self.meters.entries.remove(&(table_id, index)).is_some()
-            && let Some(name) = self.meters.direct_of(table_id).map(str::to_string)
+    pub(crate) fn forget_direct(&mut self, switch: &mut dyn Target, table_id: u32, index: u32) {
+        if self.entries.remove(&(table_id, index)).is_some()
+            && let Some(name) = self.direct_of(table_id).map(str::to_string)
             && let Ok((c, p)) = rates(None, &name)
         {
             // The cell existed when the entry was written; a pipeline
             // without it has nothing to reset.
-            let _ = self
-                .switch
-                .set_meter_rates(&name, Some(index as usize), c, p);
+            let _ = switch.set_meter_rates(&name, Some(index as usize), c, p);
         }
     }
 
     /// The config written to the direct meter cell of entry `index` of
     /// table `table_id`.
-    pub(crate) fn direct_meter_config(&self, table_id: u32, index: u32) -> Option<p4::MeterConfig> {
-        self.meters.entries.get(&(table_id, index)).cloned()
+    pub(crate) fn direct_config(&self, table_id: u32, index: u32) -> Option<p4::MeterConfig> {
+        self.entries.get(&(table_id, index)).cloned()
     }
 
-    /// The direct meter cells a DirectMeterEntry read asks for: of one
-    /// entry, of every entry of a table, or of every table with a direct
-    /// meter (no table entry or table id 0).
-    pub(crate) fn read_direct_meters(
+    /// The tables a DirectMeterEntry read of `table_id` covers: every
+    /// table with a direct meter for 0, else that one (which must have
+    /// one).
+    pub(crate) fn direct_tables(
         &self,
-        f: &p4::DirectMeterEntry,
-    ) -> Result<Vec<p4::Entity>, RpcError> {
-        let filter = f.table_entry.clone().unwrap_or_default();
-        let ids: Vec<u32> = if filter.table_id == 0 {
-            self.meters.direct.values().map(|(t, _)| *t).collect()
-        } else {
-            self.table(filter.table_id)?;
-            if self.meters.direct_of(filter.table_id).is_none() {
-                return Err(invalid(format!(
-                    "table {} has no direct meter",
-                    filter.table_id
-                )));
-            }
-            vec![filter.table_id]
-        };
-        let mut out = Vec::new();
-        for id in ids {
-            let mut one = filter.clone();
-            one.table_id = id;
-            one.is_default_action = false;
-            one.meter_config = Some(p4::MeterConfig::default());
-            one.counter_data = None;
-            let entries = self.read(&one)?;
-            if entries.is_empty() && !filter.r#match.is_empty() {
-                return Err(RpcError::new(
-                    Code::NotFound,
-                    "no table entry with this key",
-                ));
-            }
-            for mut te in entries {
-                let config = te.meter_config.take();
-                out.push(p4::Entity {
-                    entity: Some(p4::entity::Entity::DirectMeterEntry(p4::DirectMeterEntry {
-                        table_entry: Some(te),
-                        config,
-                        counter_data: None,
-                    })),
-                });
-            }
+        tables: &Tables,
+        table_id: u32,
+    ) -> Result<Vec<u32>, RpcError> {
+        if table_id == 0 {
+            return Ok(self.direct.values().map(|(t, _)| *t).collect());
         }
-        Ok(out)
+        tables.get(table_id)?;
+        if self.direct_of(table_id).is_none() {
+            return Err(invalid(format!("table {table_id} has no direct meter")));
+        }
+        Ok(vec![table_id])
     }
 }
 

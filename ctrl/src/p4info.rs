@@ -97,15 +97,3 @@ pub fn to_proto(info: &fe::P4Info) -> cfg::P4Info {
     use prost::Message;
     cfg::P4Info::decode(fe::to_binary(info).as_slice()).unwrap_or_default()
 }
-
-/// Why a client's P4Info does not describe the program: the first
-/// problem found, in words (for an INVALID_ARGUMENT status); `None` when
-/// it does.
-///
-/// The P4Info is first checked on its own, then compared with the
-/// program's by names and shapes, not by ids: see
-/// [`crate::p4info_check::check`], which also gives the P4Info the server
-/// runs with (the program's, with the client's ids).
-pub fn mismatch(client: &cfg::P4Info, program: &cfg::P4Info) -> Option<String> {
-    crate::p4info_check::check(client, program).err()
-}

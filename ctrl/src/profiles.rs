@@ -1,6 +1,5 @@
 //! Action profiles and selectors (ActionProfileMember, ActionProfileGroup,
-//! indirect table entries, one-shot action sets) and parser value sets
-//! (ValueSetEntry).
+//! indirect table entries, one-shot action sets).
 //!
 //! Members and groups are written to the switch's profile
 //! (`Target::profile_mut`) and kept here as written (canonical), which is
@@ -41,24 +40,16 @@
 //! (the engine's [`ActionProfile::group_action`]). It is kept and read
 //! back with the set, and is no member (it takes no room, weighs nothing).
 //! A GROUP_ACTION action is refused anywhere else (as a set's member
-//! action, an ActionProfileMember's action: [`ForwardingPipeline::refuse_group_action`]),
+//! action, an ActionProfileMember's action: [`Profiles::refuse_group_action`]),
 //! and any other action as a group action: INVALID_ARGUMENT.
 //!
-//! A value set's members replace the old ones at each MODIFY (the only
-//! update a ValueSetEntry takes). The P4Info gives every field as EXACT;
-//! as the model matches members ternary, a TERNARY field match (value and
-//! mask) is accepted too. Reads return a member whose mask is all ones as
-//! EXACT.
 
 use crate::codec::{RpcError, from_bytes, invalid, to_bytes};
-use crate::device::{ForwardingPipeline, TableMap, action_of, table_action};
 use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
+use crate::tables::{TableMap, Tables, action_of, table_action};
 use janus_engine::profile::{ActionProfile, Member, ProfileError, Target};
-use janus_engine::table::{Entry, FieldMatch, TableError};
 use janus_engine::target;
-use janus_engine::value::Bits;
-use prost::Message;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use tonic::Code;
 
@@ -132,6 +123,28 @@ impl Rules {
             },
         };
         (max_group_size, semantics, a.weights_disallowed)
+    }
+
+    /// The limits on the groups of profile `a`: what `a` states, else
+    /// what the pushed P4Info states of the profile with its id.
+    fn of(a: &cfg::ActionProfile, pushed: &cfg::P4Info) -> Rules {
+        let (mut max_group_size, mut semantics, mut weights_disallowed) = Rules::stated(a);
+        let id = a.preamble.as_ref().map_or(0, |p| p.id);
+        let theirs = pushed
+            .action_profiles
+            .iter()
+            .find(|x| x.preamble.as_ref().is_some_and(|p| p.id == id));
+        if let Some(x) = theirs {
+            let (m, s, w) = Rules::stated(x);
+            max_group_size = max_group_size.or(m);
+            semantics = semantics.or(s);
+            weights_disallowed |= w;
+        }
+        Rules {
+            max_group_size: max_group_size.unwrap_or(0),
+            semantics: semantics.unwrap_or(Semantics::SumOfWeights),
+            weights_disallowed,
+        }
     }
 
     /// The size of a group of `members` members whose weights sum to
@@ -255,10 +268,12 @@ struct ProfileMap {
     with_selector: bool,
     /// Switch slots of the tables using it.
     slots: Vec<usize>,
-    /// What the program's P4Info states of `max_group_size`,
-    /// `selector_size_semantics` and `weights_disallowed` (the pushed
-    /// P4Info fills in what it leaves out).
-    stated: (Option<u64>, Option<Semantics>, bool),
+    /// The limits on its groups: what the program's P4Info states of
+    /// `max_group_size`, `selector_size_semantics` and
+    /// `weights_disallowed` (its fields, else its annotations), else what
+    /// the pushed P4Info does, else none (sizes counted as the sum of the
+    /// weights).
+    rules: Rules,
 }
 
 /// The entries of one profile's tables, by how they are programmed.
@@ -270,16 +285,7 @@ struct Styles {
     one_shot: u64,
 }
 
-#[derive(Clone, Debug)]
-struct ValueSetMap {
-    name: String,
-    slot: usize,
-    /// (field id, width, signed), in the switch's key order.
-    fields: Vec<(u32, u32, bool)>,
-    size: usize,
-}
-
-/// Action profiles and value sets of a pipeline, with what was written.
+/// Action profiles and selectors of a pipeline, with what was written.
 #[derive(Debug, Default)]
 pub struct Profiles {
     profiles: BTreeMap<u32, ProfileMap>,
@@ -297,7 +303,6 @@ pub struct Profiles {
     /// (table, action) of the action refs scoped GROUP_ACTION, with the
     /// action's name: one-shot sets' group actions, and nothing else.
     group_actions: BTreeMap<(u32, u32), String>,
-    value_sets: BTreeMap<u32, ValueSetMap>,
 }
 
 impl Profiles {
@@ -318,9 +323,13 @@ impl Profiles {
         members.chain(one_shots)
     }
 
-    /// Maps the P4Info's action profiles and value sets onto the switch's
-    /// (by name).
-    pub(crate) fn build(info: &cfg::P4Info, switch: &dyn target::Target) -> Profiles {
+    /// Maps the P4Info's action profiles onto the switch's (by name); `pushed` is the P4Info as the client pushed it, whose
+    /// selector limits fill in what the program's leaves out.
+    pub(crate) fn build(
+        info: &cfg::P4Info,
+        pushed: &cfg::P4Info,
+        switch: &dyn target::Target,
+    ) -> Profiles {
         let mut r = Profiles::default();
         for a in &info.action_profiles {
             let p = a.preamble.clone().unwrap_or_default();
@@ -359,7 +368,7 @@ impl Profiles {
                     table_id: a.table_ids.first().copied().unwrap_or(0),
                     with_selector: a.with_selector,
                     slots: sp.tables.clone(),
-                    stated: Rules::stated(a),
+                    rules: Rules::of(a, pushed),
                 },
             );
         }
@@ -374,40 +383,6 @@ impl Profiles {
             }
         }
         r.group_actions = group_actions_of(info);
-        for v in &info.value_sets {
-            let p = v.preamble.clone().unwrap_or_default();
-            let Some(slot) = switch
-                .value_sets()
-                .iter()
-                .find(|x| x.name == p.name)
-                .map(|x| x.slot)
-            else {
-                tracing::warn!(value_set = %p.name, "no such value set in the switch");
-                continue;
-            };
-            let Some(state) = switch.table(slot) else {
-                continue;
-            };
-            if state.keys.len() != v.r#match.len() {
-                tracing::warn!(value_set = %p.name, "the P4Info's fields differ from the switch's");
-                continue;
-            }
-            let fields = v
-                .r#match
-                .iter()
-                .zip(&state.keys)
-                .map(|(m, k)| (m.id, k.width, k.signed))
-                .collect();
-            r.value_sets.insert(
-                p.id,
-                ValueSetMap {
-                    name: p.name,
-                    slot,
-                    fields,
-                    size: state.max_size,
-                },
-            );
-        }
         r
     }
 
@@ -426,7 +401,7 @@ impl Profiles {
     }
 }
 
-/// What [`ForwardingPipeline::plan_one_shot`] gives: the members of the set's group,
+/// What [`Profiles::plan_one_shot`] gives: the members of the set's group,
 /// its group action, and the set as it reads back.
 type OneShotPlan = (
     Vec<(Member, u32)>,
@@ -470,8 +445,17 @@ fn profile_error(e: ProfileError, what: &str) -> RpcError {
     RpcError::new(code, format!("{what}: {e}"))
 }
 
+/// The entry an update of a table using a profile writes: its table, and
+/// whether it exists now, with the member, group or one-shot set it points
+/// to.
+pub(crate) struct EntrySlot<'a> {
+    pub(crate) table: &'a TableMap,
+    pub(crate) exists: bool,
+    pub(crate) old: Option<Target>,
+}
+
 /// What an entry of an indirect table is to point to, checked but not yet
-/// in the switch ([`ForwardingPipeline::install_indirect`] puts it there).
+/// in the switch ([`Profiles::install_indirect`] puts it there).
 pub(crate) struct Indirect {
     profile: u32,
     /// What the entry points to now (a MODIFY), if it exists.
@@ -511,45 +495,12 @@ impl Installed {
     }
 }
 
-impl ForwardingPipeline {
+impl Profiles {
     fn profile_map(&self, id: u32) -> Result<ProfileMap, RpcError> {
         self.profiles
-            .profiles
             .get(&id)
             .cloned()
             .ok_or_else(|| not_found(format!("no action profile with id {id}")))
-    }
-
-    fn profile_mut(&mut self, p: &ProfileMap) -> Result<&mut ActionProfile, RpcError> {
-        self.switch.profile_mut(&p.name).ok_or_else(|| {
-            RpcError::new(
-                Code::Internal,
-                format!("{}: no such profile in the switch", p.name),
-            )
-        })
-    }
-
-    /// The limits on profile `id`'s groups: what the program's P4Info
-    /// states (its fields, else its annotations), else what the pushed
-    /// P4Info does, else none (sizes counted as the sum of the weights).
-    fn selector_rules(&self, id: u32, p: &ProfileMap) -> Rules {
-        let (mut max_group_size, mut semantics, mut weights_disallowed) = p.stated;
-        let pushed = self.config.p4info.as_ref().and_then(|i| {
-            i.action_profiles
-                .iter()
-                .find(|a| a.preamble.as_ref().is_some_and(|x| x.id == id))
-        });
-        if let Some(a) = pushed {
-            let (m, s, w) = Rules::stated(a);
-            max_group_size = max_group_size.or(m);
-            semantics = semantics.or(s);
-            weights_disallowed |= w;
-        }
-        Rules {
-            max_group_size: max_group_size.unwrap_or(0),
-            semantics: semantics.unwrap_or(Semantics::SumOfWeights),
-            weights_disallowed,
-        }
     }
 
     /// Refuses a group of `size` (as `semantics` counts) that would take
@@ -557,12 +508,13 @@ impl ForwardingPipeline {
     /// (members, weight) of the group it replaces.
     fn check_profile_total(
         &mut self,
+        switch: &mut dyn target::Target,
         p: &ProfileMap,
         semantics: Semantics,
         old: Option<(u64, u64)>,
         new: (u64, u64),
     ) -> Result<(), RpcError> {
-        let prof = self.profile_mut(p)?;
+        let prof = profile_mut(switch, p)?;
         let (members, weight) = prof.group_totals();
         let (old_members, old_weight) = old.unwrap_or((0, 0));
         let used = Rules::size(
@@ -584,9 +536,14 @@ impl ForwardingPipeline {
     }
 
     /// The name of a table with an entry pointing to `target` in `p`.
-    fn used_by(&self, p: &ProfileMap, target: Target) -> Option<String> {
+    fn used_by(
+        &self,
+        switch: &dyn target::Target,
+        p: &ProfileMap,
+        target: Target,
+    ) -> Option<String> {
         for &slot in &p.slots {
-            let Some(state) = self.switch.table(slot) else {
+            let Some(state) = switch.table(slot) else {
                 continue;
             };
             let used = state.entries().any(|e| {
@@ -597,7 +554,7 @@ impl ForwardingPipeline {
             });
             if used {
                 return Some(
-                    self.switch
+                    switch
                         .tables()
                         .get(slot)
                         .map_or_else(String::new, |t| t.name.clone()),
@@ -620,7 +577,7 @@ impl ForwardingPipeline {
         let Some(p4::table_action::Type::Action(a)) = action.and_then(|a| a.r#type.as_ref()) else {
             return Ok(());
         };
-        match self.profiles.group_actions.get(&(t.id, a.action_id)) {
+        match self.group_actions.get(&(t.id, a.action_id)) {
             Some(name) => Err(invalid(format!(
                 "{}: {name} is a group action (scope GROUP_ACTION): it can only be the group_action of a one-shot action set",
                 t.name
@@ -648,11 +605,7 @@ impl ForwardingPipeline {
         };
         let (index, args) = action_of(t, Some(&ta), false)
             .map_err(|e| RpcError::new(e.code, format!("{what}, group action: {}", e.message)))?;
-        if !self
-            .profiles
-            .group_actions
-            .contains_key(&(t.id, action.action_id))
-        {
+        if !self.group_actions.contains_key(&(t.id, action.action_id)) {
             return Err(invalid(format!(
                 "{what}: the group action (action id {}) is not scoped GROUP_ACTION in {}; only GROUP_ACTION actions can be group actions",
                 action.action_id, t.name
@@ -678,30 +631,22 @@ impl ForwardingPipeline {
     /// changes yet.
     pub(crate) fn indirect_target(
         &mut self,
+        switch: &mut dyn target::Target,
         profile: u32,
-        t: &TableMap,
+        entry: EntrySlot<'_>,
         action: Option<&p4::TableAction>,
         inserted: bool,
-        key: &[FieldMatch],
-        priority: i64,
     ) -> Result<Indirect, RpcError> {
         use p4::table_action::Type as A;
+        let EntrySlot {
+            table: t,
+            exists,
+            old,
+        } = entry;
         let table = t.name.as_str();
-        let (exists, old) = match self.switch.table(t.slot) {
-            Some(s) => {
-                let at = s.index_of(key, priority);
-                (at.is_some(), at.and_then(|i| s.target(i)))
-            }
-            None => (false, None),
-        };
-        let style = self
-            .profiles
-            .styles
-            .get(&profile)
-            .copied()
-            .unwrap_or_default();
-        let existing = |this: &ForwardingPipeline, target: Target| {
-            if this.profiles.oneshot_tables.contains(&t.id) {
+        let style = self.styles.get(&profile).copied().unwrap_or_default();
+        let existing = |this: &Profiles, target: Target| {
+            if this.oneshot_tables.contains(&t.id) {
                 return Err(invalid(format!(
                     "{table} is annotated @oneshot: its entries take one-shot action sets only, not member or group ids"
                 )));
@@ -722,14 +667,14 @@ impl ForwardingPipeline {
         };
         match action.and_then(|a| a.r#type.as_ref()) {
             Some(A::ActionProfileMemberId(m)) => {
-                if self.profiles.members.contains_key(&(profile, *m)) {
+                if self.members.contains_key(&(profile, *m)) {
                     existing(self, Target::Member(*m))
                 } else {
                     Err(not_found(format!("{table}: no action profile member {m}")))
                 }
             }
             Some(A::ActionProfileGroupId(g)) => {
-                if self.profiles.groups.contains_key(&(profile, *g)) {
+                if self.groups.contains_key(&(profile, *g)) {
                     existing(self, Target::Group(*g))
                 } else {
                     Err(not_found(format!("{table}: no action profile group {g}")))
@@ -743,7 +688,8 @@ impl ForwardingPipeline {
                     old,
                     Some(Target::Member(_) | Target::Group(_))
                 )));
-                let (members, group, set) = self.plan_one_shot(profile, t, set, old, others)?;
+                let (members, group, set) =
+                    self.plan_one_shot(switch, profile, t, set, old, others)?;
                 if inserted && exists {
                     return Err(RpcError::new(
                         Code::AlreadyExists,
@@ -769,6 +715,7 @@ impl ForwardingPipeline {
     /// members of its group, its group action and the set as it reads back.
     fn plan_one_shot(
         &mut self,
+        switch: &mut dyn target::Target,
         profile: u32,
         t: &TableMap,
         set: &p4::ActionProfileActionSet,
@@ -811,7 +758,7 @@ impl ForwardingPipeline {
                 )));
             }
         }
-        let rules = self.selector_rules(profile, &p);
+        let rules = p.rules;
         let semantics = match Sizes::try_from(set.size_semantics) {
             Ok(Sizes::DefaultSizeDeterminedByActionSelector) => rules.semantics,
             Ok(Sizes::SumOfWeights) => Semantics::SumOfWeights,
@@ -833,7 +780,7 @@ impl ForwardingPipeline {
             _ => None,
         };
         let (max, members, groups, old_size) = {
-            let prof = self.profile_mut(&p)?;
+            let prof = profile_mut(switch, &p)?;
             (
                 prof.max_size,
                 prof.member_count(),
@@ -906,7 +853,13 @@ impl ForwardingPipeline {
             )));
         }
         let group = self.plan_group_action(t, set.group_action.as_ref(), &what)?;
-        self.check_profile_total(&p, semantics, old_size, (actions.len() as u64, weight))?;
+        self.check_profile_total(
+            switch,
+            &p,
+            semantics,
+            old_size,
+            (actions.len() as u64, weight),
+        )?;
         let (group, group_action) = group.unzip();
         Ok((
             planned,
@@ -922,9 +875,13 @@ impl ForwardingPipeline {
 
     /// Puts what `ind` plans into the switch's profile (a one-shot set's
     /// group; nothing for a member or group id): the last step before the
-    /// entry changes. Then [`ForwardingPipeline::indirect_written`] once the entry
-    /// changed, or [`ForwardingPipeline::indirect_refused`] if it could not.
-    pub(crate) fn install_indirect(&mut self, ind: Indirect) -> Result<Installed, RpcError> {
+    /// entry changes. Then [`Profiles::indirect_written`] once the entry
+    /// changed, or [`Profiles::indirect_refused`] if it could not.
+    pub(crate) fn install_indirect(
+        &mut self,
+        switch: &mut dyn target::Target,
+        ind: Indirect,
+    ) -> Result<Installed, RpcError> {
         let Indirect { profile, old, to } = ind;
         let (members, group, set) = match to {
             Planned::Existing(target) => {
@@ -942,7 +899,7 @@ impl ForwardingPipeline {
         let p = self.profile_map(profile)?;
         if let Some(Target::OneShot(id)) = old {
             // The entry's own group takes the new set in place.
-            let prof = self.profile_mut(&p)?;
+            let prof = profile_mut(switch, &p)?;
             let replaced: Vec<(Member, u32)> = prof
                 .one_shot(id)
                 .map(|m| m.map(|(m, w)| (m.clone(), w)).collect())
@@ -962,12 +919,12 @@ impl ForwardingPipeline {
             });
         }
         // A fresh id: the switch's one-shot ids are the server's alone.
-        let mut id = self.profiles.next_one_shot.max(1);
-        while self.profiles.one_shots.contains_key(&(profile, id)) {
+        let mut id = self.next_one_shot.max(1);
+        while self.one_shots.contains_key(&(profile, id)) {
             id = id.checked_add(1).unwrap_or(1);
         }
-        self.profiles.next_one_shot = id.checked_add(1).unwrap_or(1);
-        let prof = self.profile_mut(&p)?;
+        self.next_one_shot = id.checked_add(1).unwrap_or(1);
+        let prof = profile_mut(switch, &p)?;
         prof.add_one_shot(id, members)
             .map_err(|e| profile_error(e, &p.name))?;
         if group.is_some() {
@@ -986,7 +943,7 @@ impl ForwardingPipeline {
 
     /// The entry now points to `x`'s target: counts it, keeps its one-shot
     /// set, frees the one-shot group it pointed to before.
-    pub(crate) fn indirect_written(&mut self, x: Installed) {
+    pub(crate) fn indirect_written(&mut self, switch: &mut dyn target::Target, x: Installed) {
         let Installed {
             profile,
             old,
@@ -994,27 +951,27 @@ impl ForwardingPipeline {
             set,
             ..
         } = x;
-        self.profiles.count_style(profile, old, false);
-        self.profiles.count_style(profile, Some(target), true);
+        self.count_style(profile, old, false);
+        self.count_style(profile, Some(target), true);
         if let (Target::OneShot(id), Some(set)) = (target, set) {
-            self.profiles.one_shots.insert((profile, id), set);
+            self.one_shots.insert((profile, id), set);
         }
         if let Some(o @ Target::OneShot(_)) = old
             && o != target
         {
-            self.free_one_shot(profile, o);
+            self.free_one_shot(switch, profile, o);
         }
     }
 
-    /// The entry did not change: takes back what [`ForwardingPipeline::install_indirect`] put in.
-    pub(crate) fn indirect_refused(&mut self, x: Installed) {
+    /// The entry did not change: takes back what [`Profiles::install_indirect`] put in.
+    pub(crate) fn indirect_refused(&mut self, switch: &mut dyn target::Target, x: Installed) {
         let Target::OneShot(id) = x.target else {
             return;
         };
         let Ok(p) = self.profile_map(x.profile) else {
             return;
         };
-        let Ok(prof) = self.profile_mut(&p) else {
+        let Ok(prof) = profile_mut(switch, &p) else {
             return;
         };
         let undone = match x.replaced {
@@ -1031,20 +988,25 @@ impl ForwardingPipeline {
 
     /// An entry of a table using `profile` that pointed to `old` was
     /// deleted.
-    pub(crate) fn indirect_deleted(&mut self, profile: u32, old: Option<Target>) {
-        self.profiles.count_style(profile, old, false);
+    pub(crate) fn indirect_deleted(
+        &mut self,
+        switch: &mut dyn target::Target,
+        profile: u32,
+        old: Option<Target>,
+    ) {
+        self.count_style(profile, old, false);
         if let Some(o @ Target::OneShot(_)) = old {
-            self.free_one_shot(profile, o);
+            self.free_one_shot(switch, profile, o);
         }
     }
 
-    fn free_one_shot(&mut self, profile: u32, target: Target) {
+    fn free_one_shot(&mut self, switch: &mut dyn target::Target, profile: u32, target: Target) {
         let Target::OneShot(id) = target else { return };
-        self.profiles.one_shots.remove(&(profile, id));
+        self.one_shots.remove(&(profile, id));
         let Ok(p) = self.profile_map(profile) else {
             return;
         };
-        if let Ok(prof) = self.profile_mut(&p)
+        if let Ok(prof) = profile_mut(switch, &p)
             && let Err(e) = prof.remove_one_shot(id)
         {
             tracing::error!(profile = %p.name, "freeing one-shot group {id}: {e}");
@@ -1061,7 +1023,7 @@ impl ForwardingPipeline {
                 Target::Member(m) => A::ActionProfileMemberId(m),
                 Target::Group(g) => A::ActionProfileGroupId(g),
                 Target::OneShot(id) => {
-                    A::ActionProfileActionSet(self.profiles.one_shots.get(&(profile, id))?.clone())
+                    A::ActionProfileActionSet(self.one_shots.get(&(profile, id))?.clone())
                 }
             }),
         })
@@ -1070,6 +1032,8 @@ impl ForwardingPipeline {
     /// An ActionProfileMember update.
     pub(crate) fn write_member(
         &mut self,
+        switch: &mut dyn target::Target,
+        tables: &Tables,
         kind: p4::update::Type,
         m: &p4::ActionProfileMember,
     ) -> Result<(), RpcError> {
@@ -1081,7 +1045,7 @@ impl ForwardingPipeline {
         }
         let what = format!("{} member {id}", p.name);
         let key = (m.action_profile_id, id);
-        let exists = self.profiles.members.contains_key(&key);
+        let exists = self.members.contains_key(&key);
         match kind {
             Type::Insert if exists => {
                 Err(RpcError::new(Code::AlreadyExists, format!("{what} exists")))
@@ -1094,7 +1058,7 @@ impl ForwardingPipeline {
                         format!("{}: no table uses this profile", p.name),
                     ));
                 }
-                let t = self.table(p.table_id)?.clone();
+                let t = tables.get(p.table_id)?.clone();
                 let action = m
                     .action
                     .clone()
@@ -1112,14 +1076,14 @@ impl ForwardingPipeline {
                     action: index,
                     args,
                 };
-                let prof = self.profile_mut(&p)?;
+                let prof = profile_mut(switch, &p)?;
                 if kind == Type::Insert {
                     prof.add_member(id, member)
                 } else {
                     prof.modify_member(id, member)
                 }
                 .map_err(|e| profile_error(e, &p.name))?;
-                self.profiles.members.insert(
+                self.members.insert(
                     key,
                     p4::ActionProfileMember {
                         action_profile_id: m.action_profile_id,
@@ -1130,16 +1094,16 @@ impl ForwardingPipeline {
                 Ok(())
             }
             Type::Delete => {
-                if let Some(t) = self.used_by(&p, Target::Member(id)) {
+                if let Some(t) = self.used_by(switch, &p, Target::Member(id)) {
                     return Err(RpcError::new(
                         Code::FailedPrecondition,
                         format!("{what} is used by an entry of {t}"),
                     ));
                 }
-                self.profile_mut(&p)?
+                profile_mut(switch, &p)?
                     .remove_member(id)
                     .map_err(|e| profile_error(e, &p.name))?;
-                self.profiles.members.remove(&key);
+                self.members.remove(&key);
                 Ok(())
             }
             Type::Unspecified => Err(invalid("update type UNSPECIFIED")),
@@ -1149,6 +1113,7 @@ impl ForwardingPipeline {
     /// An ActionProfileGroup update.
     pub(crate) fn write_profile_group(
         &mut self,
+        switch: &mut dyn target::Target,
         kind: p4::update::Type,
         g: &p4::ActionProfileGroup,
     ) -> Result<(), RpcError> {
@@ -1166,7 +1131,7 @@ impl ForwardingPipeline {
         }
         let what = format!("{} group {id}", p.name);
         let key = (g.action_profile_id, id);
-        let old_max_size = self.profiles.groups.get(&key).map(|x| x.max_size);
+        let old_max_size = self.groups.get(&key).map(|x| x.max_size);
         match kind {
             Type::Insert if old_max_size.is_some() => {
                 Err(RpcError::new(Code::AlreadyExists, format!("{what} exists")))
@@ -1175,7 +1140,7 @@ impl ForwardingPipeline {
                 Err(not_found(format!("no {what}")))
             }
             Type::Insert | Type::Modify => {
-                let rules = self.selector_rules(g.action_profile_id, &p);
+                let rules = p.rules;
                 let mut pairs = Vec::with_capacity(g.members.len());
                 let mut written = Vec::with_capacity(g.members.len());
                 let mut seen = HashSet::with_capacity(g.members.len());
@@ -1191,7 +1156,6 @@ impl ForwardingPipeline {
                         )));
                     }
                     if !self
-                        .profiles
                         .members
                         .contains_key(&(g.action_profile_id, gm.member_id))
                     {
@@ -1236,24 +1200,25 @@ impl ForwardingPipeline {
                     )));
                 }
                 let old_size = if kind == Type::Modify {
-                    self.profile_mut(&p)?.group_size(Target::Group(id))
+                    profile_mut(switch, &p)?.group_size(Target::Group(id))
                 } else {
                     None
                 };
                 self.check_profile_total(
+                    switch,
                     &p,
                     rules.semantics,
                     old_size,
                     (pairs.len() as u64, weight),
                 )?;
-                let prof = self.profile_mut(&p)?;
+                let prof = profile_mut(switch, &p)?;
                 if kind == Type::Insert {
                     prof.add_weighted_group(id, &pairs)
                 } else {
                     prof.set_weighted_group(id, &pairs)
                 }
                 .map_err(|e| profile_error(e, &p.name))?;
-                self.profiles.groups.insert(
+                self.groups.insert(
                     key,
                     p4::ActionProfileGroup {
                         action_profile_id: g.action_profile_id,
@@ -1265,16 +1230,16 @@ impl ForwardingPipeline {
                 Ok(())
             }
             Type::Delete => {
-                if let Some(t) = self.used_by(&p, Target::Group(id)) {
+                if let Some(t) = self.used_by(switch, &p, Target::Group(id)) {
                     return Err(RpcError::new(
                         Code::FailedPrecondition,
                         format!("{what} is used by an entry of {t}"),
                     ));
                 }
-                self.profile_mut(&p)?
+                profile_mut(switch, &p)?
                     .remove_group(id)
                     .map_err(|e| profile_error(e, &p.name))?;
-                self.profiles.groups.remove(&key);
+                self.groups.remove(&key);
                 Ok(())
             }
             Type::Unspecified => Err(invalid("update type UNSPECIFIED")),
@@ -1294,7 +1259,6 @@ impl ForwardingPipeline {
             // One lookup: an update's capture reads one member.
             let key = (f.action_profile_id, f.member_id);
             return Ok(self
-                .profiles
                 .members
                 .get(&key)
                 .map(|m| p4::Entity {
@@ -1304,7 +1268,6 @@ impl ForwardingPipeline {
                 .collect());
         }
         Ok(self
-            .profiles
             .members
             .iter()
             .filter(|((p, m), _)| {
@@ -1329,7 +1292,6 @@ impl ForwardingPipeline {
         if f.action_profile_id != 0 && f.group_id != 0 {
             let key = (f.action_profile_id, f.group_id);
             return Ok(self
-                .profiles
                 .groups
                 .get(&key)
                 .map(|g| p4::Entity {
@@ -1339,7 +1301,6 @@ impl ForwardingPipeline {
                 .collect());
         }
         Ok(self
-            .profiles
             .groups
             .iter()
             .filter(|((p, g), _)| {
@@ -1351,170 +1312,16 @@ impl ForwardingPipeline {
             })
             .collect())
     }
+}
 
-    /// A ValueSetEntry update (MODIFY only): the members replace the old.
-    pub(crate) fn write_value_set(
-        &mut self,
-        kind: p4::update::Type,
-        e: &p4::ValueSetEntry,
-    ) -> Result<(), RpcError> {
-        use p4::field_match::FieldMatchType as F;
-        crate::resources::only_modify(kind, "a value set entry")?;
-        let v = self
-            .profiles
-            .value_sets
-            .get(&e.value_set_id)
-            .cloned()
-            .ok_or_else(|| not_found(format!("no value set with id {}", e.value_set_id)))?;
-        let mut keys: Vec<Vec<FieldMatch>> = Vec::with_capacity(e.members.len());
-        for member in &e.members {
-            let mut key: Vec<Option<FieldMatch>> = vec![None; v.fields.len()];
-            for m in &member.r#match {
-                let pos = v
-                    .fields
-                    .iter()
-                    .position(|f| f.0 == m.field_id)
-                    .ok_or_else(|| {
-                        invalid(format!("{}: no field with id {}", v.name, m.field_id))
-                    })?;
-                if key[pos].is_some() {
-                    return Err(invalid(format!(
-                        "{}: field {} given twice",
-                        v.name, m.field_id
-                    )));
-                }
-                let (_, width, signed) = v.fields[pos];
-                let what = format!("{} field {}", v.name, m.field_id);
-                let val = |b: &[u8]| from_bytes(b, width, signed, &what);
-                key[pos] = Some(match m.field_match_type.as_ref() {
-                    Some(F::Exact(x)) => FieldMatch::Ternary {
-                        value: val(&x.value)?,
-                        mask: Bits::zero(width, signed).not(),
-                    },
-                    Some(F::Ternary(x)) => {
-                        let (value, mask) = (val(&x.value)?, val(&x.mask)?);
-                        if value.and(&mask) != value {
-                            return Err(invalid(format!(
-                                "{what}: value bits outside the mask are set"
-                            )));
-                        }
-                        FieldMatch::Ternary { value, mask }
-                    }
-                    _ => return Err(invalid(format!("{what}: not an exact or ternary match"))),
-                });
-            }
-            let key = key
-                .into_iter()
-                .zip(&v.fields)
-                .map(|(k, f)| {
-                    k.ok_or_else(|| invalid(format!("{}: field {} is missing", v.name, f.0)))
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            if keys.contains(&key) {
-                return Err(invalid(format!("{}: a member is given twice", v.name)));
-            }
-            keys.push(key);
-        }
-        if keys.len() > v.size {
-            return Err(RpcError::new(
-                Code::ResourceExhausted,
-                format!(
-                    "{}: {} members exceed its size {}",
-                    v.name,
-                    keys.len(),
-                    v.size
-                ),
-            ));
-        }
-        let state = self.switch.value_set_mut(&v.name).ok_or_else(|| {
-            RpcError::new(Code::Internal, format!("{}: no such value set", v.name))
-        })?;
-        let old: Vec<(Vec<FieldMatch>, i64)> = state
-            .entries()
-            .map(|e| (e.key.clone(), e.priority))
-            .collect();
-        for (key, priority) in old {
-            let _ = state.remove(&key, priority);
-        }
-        for key in keys {
-            state
-                .insert(Entry {
-                    key,
-                    priority: 1,
-                    action: 0,
-                    args: Vec::new(),
-                })
-                .map_err(|e| match e {
-                    TableError::Full(n) => RpcError::new(
-                        Code::ResourceExhausted,
-                        format!("{}: full ({n} members)", v.name),
-                    ),
-                    other => RpcError::new(Code::Internal, format!("{}: {other}", v.name)),
-                })?;
-        }
-        Ok(())
-    }
-
-    /// The value sets a read asks for (id 0: every value set).
-    pub(crate) fn read_value_sets(
-        &self,
-        f: &p4::ValueSetEntry,
-    ) -> Result<Vec<p4::Entity>, RpcError> {
-        use p4::field_match::{Exact, FieldMatchType as F, Ternary};
-        if f.value_set_id != 0 && !self.profiles.value_sets.contains_key(&f.value_set_id) {
-            return Err(not_found(format!(
-                "no value set with id {}",
-                f.value_set_id
-            )));
-        }
-        let mut out = Vec::new();
-        for (id, v) in &self.profiles.value_sets {
-            if f.value_set_id != 0 && *id != f.value_set_id {
-                continue;
-            }
-            let Some(state) = self.switch.table(v.slot) else {
-                continue;
-            };
-            let members = state
-                .entries()
-                .map(|e| p4::ValueSetMember {
-                    r#match: e
-                        .key
-                        .iter()
-                        .zip(&v.fields)
-                        .filter_map(|(k, &(field_id, width, signed))| {
-                            let FieldMatch::Ternary { value, mask } = k else {
-                                return None;
-                            };
-                            let ty = if *mask == Bits::zero(width, signed).not() {
-                                F::Exact(Exact {
-                                    value: to_bytes(value),
-                                })
-                            } else {
-                                F::Ternary(Ternary {
-                                    value: to_bytes(&value.and(mask)),
-                                    mask: to_bytes(mask),
-                                })
-                            };
-                            Some(p4::FieldMatch {
-                                field_id,
-                                field_match_type: Some(ty),
-                            })
-                        })
-                        .collect(),
-                })
-                .collect::<Vec<_>>();
-            // A set: read in one canonical order, whatever order the
-            // members were written in.
-            let mut members = members;
-            members.sort_by_cached_key(|m| m.encode_to_vec());
-            out.push(p4::Entity {
-                entity: Some(p4::entity::Entity::ValueSetEntry(p4::ValueSetEntry {
-                    value_set_id: *id,
-                    members,
-                })),
-            });
-        }
-        Ok(out)
-    }
+fn profile_mut<'a>(
+    switch: &'a mut dyn target::Target,
+    p: &ProfileMap,
+) -> Result<&'a mut ActionProfile, RpcError> {
+    switch.profile_mut(&p.name).ok_or_else(|| {
+        RpcError::new(
+            Code::Internal,
+            format!("{}: no such profile in the switch", p.name),
+        )
+    })
 }

@@ -16,10 +16,10 @@
 //! and carried over by RECONCILE_AND_COMMIT and snapshots.
 
 use crate::codec::{RpcError, invalid};
-use crate::device::{ForwardingPipeline, TableMap};
 use crate::proto::janus::TenantQuota;
 use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
+use crate::tables::{TableMap, Tables};
 use janus_engine::table::FieldMatch;
 use prost::Message;
 use std::collections::{BTreeMap, HashMap};
@@ -52,21 +52,21 @@ pub(crate) struct Quotas {
 }
 
 impl Quotas {
-    /// The tenant tables of `info` (as the tenant policy finds them) with
-    /// their default shares; `fields` gives each table's key field ids in
-    /// the switch's order.
+    /// The tenant tables of `info` with their default shares;
+    /// `tenant_field` gives a table's tenant key field, as the tenant
+    /// policy finds it ([`crate::roles::TenantPolicy::tenant_field`]).
     pub(crate) fn build(
         info: &cfg::P4Info,
-        policy: &crate::roles::TenantPolicy,
-        tables: &HashMap<u32, std::sync::Arc<TableMap>>,
+        tenant_field: impl Fn(u32) -> Option<u32>,
+        tables: &Tables,
     ) -> Result<Quotas, String> {
         let mut q = Quotas::default();
         for t in &info.tables {
             let Some(pre) = &t.preamble else { continue };
-            let Some(field_id) = policy.tenant_field(pre.id) else {
+            let Some(field_id) = tenant_field(pre.id) else {
                 continue;
             };
-            let Some(map) = tables.get(&pre.id) else {
+            let Some(map) = tables.find(pre.id) else {
                 continue;
             };
             let Some(pos) = map.field_position(field_id) else {
@@ -117,15 +117,15 @@ fn annotation_number(annotations: &[String], name: &str) -> Option<Result<u64, S
     })
 }
 
-impl ForwardingPipeline {
+impl Quotas {
     /// Refuses an INSERT of an entry with `key` into table `t` that would
     /// take its tenant over its quota.
-    pub(crate) fn check_quota(&self, t: &TableMap, key: &[FieldMatch]) -> Result<(), RpcError> {
-        let Some(tenant) = self.quotas.tenant_of(t.id, key) else {
+    pub(crate) fn check(&self, t: &TableMap, key: &[FieldMatch]) -> Result<(), RpcError> {
+        let Some(tenant) = self.tenant_of(t.id, key) else {
             return Ok(());
         };
-        let used = self.quotas.used.get(&(t.id, tenant)).copied().unwrap_or(0);
-        let limit = self.quotas.limit(t.id, tenant);
+        let used = self.used.get(&(t.id, tenant)).copied().unwrap_or(0);
+        let limit = self.limit(t.id, tenant);
         if used >= limit {
             return Err(RpcError::new(
                 Code::ResourceExhausted,
@@ -139,24 +139,25 @@ impl ForwardingPipeline {
     }
 
     /// Counts an entry with `key` of table `t` in (`inserted`) or out.
-    pub(crate) fn count_quota(&mut self, t: &TableMap, key: &[FieldMatch], inserted: bool) {
-        let Some(tenant) = self.quotas.tenant_of(t.id, key) else {
+    pub(crate) fn count(&mut self, t: &TableMap, key: &[FieldMatch], inserted: bool) {
+        let Some(tenant) = self.tenant_of(t.id, key) else {
             return;
         };
-        let used = self.quotas.used.entry((t.id, tenant)).or_default();
+        let used = self.used.entry((t.id, tenant)).or_default();
         if inserted {
             *used += 1;
         } else {
             *used = used.saturating_sub(1);
             if *used == 0 {
-                self.quotas.used.remove(&(t.id, tenant));
+                self.used.remove(&(t.id, tenant));
             }
         }
     }
 
     /// An ExternEntry update: only tenant quotas can be written.
-    pub(crate) fn write_extern(
+    pub(crate) fn write(
         &mut self,
+        tables: &Tables,
         kind: p4::update::Type,
         e: &p4::ExternEntry,
     ) -> Result<(), RpcError> {
@@ -170,18 +171,16 @@ impl ForwardingPipeline {
                 ),
             ));
         }
-        let (table, quota) = self.quota_target(e)?;
+        let (table, quota) = self.quota_target(tables, e)?;
         let quota =
             quota.ok_or_else(|| invalid("a tenant quota write needs its janus.TenantQuota"))?;
         match kind {
             Type::Insert | Type::Modify => {
-                self.quotas
-                    .limits
-                    .insert((table, quota.tenant), quota.limit);
+                self.limits.insert((table, quota.tenant), quota.limit);
                 Ok(())
             }
             Type::Delete => {
-                self.quotas.limits.remove(&(table, quota.tenant));
+                self.limits.remove(&(table, quota.tenant));
                 Ok(())
             }
             Type::Unspecified => Err(invalid("update type UNSPECIFIED")),
@@ -189,9 +188,13 @@ impl ForwardingPipeline {
     }
 
     /// The table and decoded quota of a quota ExternEntry (no entry: none).
-    fn quota_target(&self, e: &p4::ExternEntry) -> Result<(u32, Option<TenantQuota>), RpcError> {
-        if e.extern_id != 0 && !self.quotas.tables.contains_key(&e.extern_id) {
-            self.table(e.extern_id)?;
+    fn quota_target(
+        &self,
+        tables: &Tables,
+        e: &p4::ExternEntry,
+    ) -> Result<(u32, Option<TenantQuota>), RpcError> {
+        if e.extern_id != 0 && !self.tables.contains_key(&e.extern_id) {
+            tables.get(e.extern_id)?;
             return Err(invalid(format!(
                 "table {} is not a tenant table (it has no @janus_tenant_key): it has no quotas",
                 e.extern_id
@@ -217,16 +220,20 @@ impl ForwardingPipeline {
     /// The quota entries an ExternEntry read asks for: per tenant table
     /// (extern id 0: every one), every tenant holding entries or with a
     /// quota set, or the one tenant its entry names.
-    pub(crate) fn read_externs(&self, f: &p4::ExternEntry) -> Result<Vec<p4::Entity>, RpcError> {
+    pub(crate) fn read(
+        &self,
+        tables: &Tables,
+        f: &p4::ExternEntry,
+    ) -> Result<Vec<p4::Entity>, RpcError> {
         if f.extern_type_id != QUOTA_EXTERN_TYPE && f.extern_type_id != 0 {
             return Err(RpcError::new(
                 Code::NotFound,
                 format!("no extern of type {:#x}", f.extern_type_id),
             ));
         }
-        let (table, wanted) = self.quota_target(f)?;
+        let (table, wanted) = self.quota_target(tables, f)?;
         let mut tables: Vec<u32> = match table {
-            0 => self.quotas.tables.keys().copied().collect(),
+            0 => self.tables.keys().copied().collect(),
             t => vec![t],
         };
         tables.sort_unstable();
@@ -236,10 +243,9 @@ impl ForwardingPipeline {
                 Some(q) => vec![q.tenant],
                 None => {
                     let mut all: Vec<u64> = self
-                        .quotas
                         .used
                         .keys()
-                        .chain(self.quotas.limits.keys())
+                        .chain(self.limits.keys())
                         .filter(|(table, _)| *table == t)
                         .map(|(_, tenant)| *tenant)
                         .collect();
@@ -253,8 +259,8 @@ impl ForwardingPipeline {
                     t,
                     TenantQuota {
                         tenant,
-                        limit: self.quotas.limit(t, tenant),
-                        used: self.quotas.used.get(&(t, tenant)).copied().unwrap_or(0),
+                        limit: self.limit(t, tenant),
+                        used: self.used.get(&(t, tenant)).copied().unwrap_or(0),
                     },
                 ));
             }
@@ -266,11 +272,11 @@ impl ForwardingPipeline {
     /// around the entries of a snapshot: before them, each at least the
     /// tenant's use (so every entry inserts again); after them, those
     /// the operator set below the use, at their real limit.
-    pub(crate) fn written_quotas(&self) -> (Vec<p4::Entity>, Vec<p4::Entity>) {
+    pub(crate) fn written(&self) -> (Vec<p4::Entity>, Vec<p4::Entity>) {
         let mut before = Vec::new();
         let mut after = Vec::new();
-        for (&(table, tenant), &limit) in &self.quotas.limits {
-            let used = self.quotas.used.get(&(table, tenant)).copied().unwrap_or(0);
+        for (&(table, tenant), &limit) in &self.limits {
+            let used = self.used.get(&(table, tenant)).copied().unwrap_or(0);
             let quota = |limit| {
                 quota_entity(
                     table,
@@ -290,8 +296,8 @@ impl ForwardingPipeline {
     }
 
     /// The quota the operator set for (table, tenant), if any.
-    pub(crate) fn quota_set(&self, table: u32, tenant: u64) -> Option<u64> {
-        self.quotas.limits.get(&(table, tenant)).copied()
+    pub(crate) fn set_limit(&self, table: u32, tenant: u64) -> Option<u64> {
+        self.limits.get(&(table, tenant)).copied()
     }
 }
 

@@ -24,9 +24,9 @@
 //! that takes them (the default role always; a configured role when its
 //! role config says so and its filter matches). After every packet the
 //! switch's digests go to the default role's primary as DigestLists
-//! ([`crate::digests`]). The entities beside table
-//! entries are in [`crate::resources`], [`crate::meters`] and
-//! [`crate::profiles`].
+//! ([`crate::digests`]). Each entity is its own type, which
+//! [`crate::device`] dispatches to. [`crate::listen`] serves the service
+//! with gNMI on one port.
 
 use crate::arbitration::{Arbitrations, Join, StreamTx, from_uint128};
 use crate::audit::{self, Who};
@@ -34,8 +34,8 @@ use crate::auth::Identity;
 use crate::batch::{self, Slice};
 use crate::codec::RpcError;
 use crate::device::ForwardingPipeline;
-use crate::gnmi::{GnmiConfig, GnmiService, PortStats};
 use crate::journal::{Journal, JournalError, Restored, StateConfig};
+use crate::port_stats::PortStats;
 use crate::proto::p4::v1 as p4;
 use crate::proto::p4::v1::p4_runtime_server::{P4Runtime, P4RuntimeServer};
 use crate::roles::Access;
@@ -607,6 +607,14 @@ impl P4RuntimeService {
     }
 
     /// The tonic service, with the message size limits set.
+    /// Sends IdleTimeoutNotifications for as long as it runs (never
+    /// returns): serving the service runs it beside the server.
+    pub fn idle_notifier(
+        &self,
+    ) -> impl std::future::Future<Output = std::convert::Infallible> + Send + 'static {
+        notify_idle_entries(self.shared.clone())
+    }
+
     pub fn into_server(self) -> P4RuntimeServer<P4RuntimeService> {
         P4RuntimeServer::new(self)
             .max_decoding_message_size(MAX_MESSAGE_BYTES)
@@ -1079,73 +1087,6 @@ impl P4Runtime for P4RuntimeService {
             p4runtime_api_version: crate::proto::P4RUNTIME_API_VERSION.into(),
             experimental: None,
         }))
-    }
-}
-
-/// How [`serve_with`] serves.
-#[derive(Clone, Default)]
-pub struct ServeConfig {
-    /// mTLS: without it, plaintext (every client is the operator).
-    pub tls: Option<crate::auth::TlsConfig>,
-}
-
-/// HTTP/2 streams (RPCs in flight) one connection may have open.
-pub const MAX_STREAMS_PER_CONNECTION: u32 = 64;
-
-/// Serves `service` on `listener` (plaintext HTTP/2) until `shutdown`
-/// completes, with gNMI ([`GnmiService`], default [`GnmiConfig`]) on the
-/// same port.
-pub async fn serve(
-    service: P4RuntimeService,
-    listener: tokio::net::TcpListener,
-    shutdown: impl std::future::Future<Output = ()> + Send,
-) -> Result<(), tonic::transport::Error> {
-    serve_with(service, listener, ServeConfig::default(), shutdown).await
-}
-
-/// Serves `service` on `listener` as `config` says (mTLS or plaintext)
-/// until `shutdown` completes, with gNMI on the same port. Each connection
-/// may have [`MAX_STREAMS_PER_CONNECTION`] RPCs open at once.
-pub async fn serve_with(
-    service: P4RuntimeService,
-    listener: tokio::net::TcpListener,
-    config: ServeConfig,
-    shutdown: impl std::future::Future<Output = ()> + Send,
-) -> Result<(), tonic::transport::Error> {
-    serve_on(service, vec![listener], config, shutdown).await
-}
-
-/// [`serve_with`] on several listeners at once: one server (one idle-entry
-/// notifier, one set of streams) taking connections from each.
-pub async fn serve_on(
-    service: P4RuntimeService,
-    listeners: Vec<tokio::net::TcpListener>,
-    config: ServeConfig,
-    shutdown: impl std::future::Future<Output = ()> + Send,
-) -> Result<(), tonic::transport::Error> {
-    use std::pin::Pin;
-    use tokio_stream::{Stream, StreamExt};
-    type Incoming = Pin<Box<dyn Stream<Item = std::io::Result<tokio::net::TcpStream>> + Send>>;
-    let mut incoming: Incoming = Box::pin(tokio_stream::empty());
-    for listener in listeners {
-        let next: Incoming = Box::pin(tokio_stream::wrappers::TcpListenerStream::new(listener));
-        incoming = Box::pin(incoming.merge(next));
-    }
-    let gnmi = GnmiService::new(service.switch_handle(), GnmiConfig::default());
-    let mut builder = tonic::transport::Server::builder()
-        .max_concurrent_streams(MAX_STREAMS_PER_CONNECTION)
-        .concurrency_limit_per_connection(MAX_STREAMS_PER_CONNECTION as usize);
-    if let Some(tls) = &config.tls {
-        builder = builder.tls_config(tls.server_config())?;
-    }
-    let idle = notify_idle_entries(service.shared.clone());
-    let server = builder
-        .add_service(service.into_server())
-        .add_service(gnmi.into_server())
-        .serve_with_incoming_shutdown(incoming, shutdown);
-    tokio::select! {
-        result = server => result,
-        never = idle => match never {},
     }
 }
 

@@ -33,11 +33,7 @@
 //! INVALID_ARGUMENT.
 
 use crate::codec::{RpcError, invalid, to_bytes};
-use crate::device::ForwardingPipeline;
-use crate::proto::janus::Translation;
 use crate::proto::p4::config::v1 as cfg;
-use crate::proto::p4::v1 as p4;
-use janus_engine::table::FieldMatch;
 use janus_engine::value::Bits;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -511,7 +507,7 @@ fn shown(sdn: Sdn, value: &[u8]) -> String {
 }
 
 /// A data-plane value (at most 128 bits) as a number.
-fn dp_number(v: &Bits) -> u128 {
+pub(crate) fn dp_number(v: &Bits) -> u128 {
     to_bytes(v)
         .iter()
         .fold(0u128, |acc, &b| (acc << 8) | u128::from(b))
@@ -522,7 +518,7 @@ fn dp_number(v: &Bits) -> u128 {
 #[derive(Clone, Debug)]
 pub(crate) struct Tr {
     shared: Shared,
-    ty: usize,
+    pub(crate) ty: usize,
 }
 
 impl Tr {
@@ -735,258 +731,57 @@ impl Translations {
     }
 }
 
-/// The `janus.Translation` of a translation `ExternEntry`, if it has one.
-fn entry_of(e: &p4::ExternEntry) -> Result<Option<Translation>, RpcError> {
-    use prost::Message;
-    let Some(any) = &e.entry else {
-        return Ok(None);
-    };
-    if any.type_url.rsplit('/').next() != Some("janus.Translation") {
-        return Err(invalid(format!(
-            "a translation entry must be a janus.Translation, not {:?}",
-            any.type_url
-        )));
-    }
-    Translation::decode(any.value.as_slice())
-        .map(Some)
-        .map_err(|err| invalid(format!("the janus.Translation does not decode: {err}")))
-}
-
-fn entity(t: Translation) -> p4::Entity {
-    use prost::Message;
-    p4::Entity {
-        entity: Some(p4::entity::Entity::ExternEntry(p4::ExternEntry {
-            extern_type_id: TRANSLATION_EXTERN_TYPE,
-            extern_id: 0,
-            entry: Some(prost_types::Any {
-                type_url: TRANSLATION_TYPE_URL.into(),
-                value: t.encode_to_vec(),
-            }),
-        })),
-    }
-}
-
-impl ForwardingPipeline {
-    /// A write of a translation mapping (see the module comment): INSERT
-    /// pins one, MODIFY pins or unpins an existing one (its data-plane
-    /// value cannot change), DELETE removes one nothing holds.
-    pub(crate) fn write_translation(
+impl Translations {
+    /// MODIFY of a mapping: pins (`pinned`) or unpins the existing mapping
+    /// of `sdn` (NOT_FOUND if none); its data-plane value `dp` cannot
+    /// change (INVALID_ARGUMENT naming `what`).
+    pub(crate) fn repin(
         &mut self,
-        kind: p4::update::Type,
-        e: &p4::ExternEntry,
+        ty: usize,
+        sdn_value: &[u8],
+        dp_value: &[u8],
+        pinned: bool,
+        what: &str,
     ) -> Result<(), RpcError> {
-        use p4::update::Type;
-        if e.extern_id != 0 {
-            return Err(invalid("a translation entry has extern_id 0"));
+        let now = self.map_sdn(ty, sdn_value, false, what)?;
+        let dp = crate::codec::from_bytes(dp_value, self.dp_width(ty), false, what)?;
+        if dp != now {
+            return Err(invalid(format!(
+                "{what}: the mapping's data-plane value cannot change (delete it and insert the new one)"
+            )));
         }
-        let t = entry_of(e)?
-            .ok_or_else(|| invalid("a translation write needs its janus.Translation"))?;
-        let mut tr = lock(&self.translations);
-        let ty = tr.find(&t.type_name).ok_or_else(|| {
-            RpcError::new(
-                Code::NotFound,
-                format!("the program has no translated type {:?}", t.type_name),
-            )
-        })?;
-        match kind {
-            Type::Insert => tr.pin(ty, &t.sdn_value, &t.dp_value, t.pinned),
-            Type::Modify => {
-                let what = format!("translation of type {}", t.type_name);
-                let now = tr.map_sdn(ty, &t.sdn_value, false, &what)?;
-                let dp = crate::codec::from_bytes(&t.dp_value, tr.dp_width(ty), false, &what)?;
-                if dp != now {
-                    return Err(invalid(format!(
-                        "{what}: the mapping's data-plane value cannot change (delete it and insert the new one)"
-                    )));
-                }
-                let sdn = tr.types[ty].canonical(&t.sdn_value, &what)?;
-                let dp = dp_number(&now);
-                let was = tr.types[ty].to_sdn.get(&dp).is_some_and(|m| m.1);
-                if let Some(m) = tr.types[ty].to_sdn.get_mut(&dp) {
-                    m.1 = t.pinned;
-                }
-                debug_assert_eq!(tr.types[ty].to_dp.get(&sdn), Some(&dp));
-                tr.record(Change::Pinned { ty, dp, was });
-                Ok(())
-            }
-            Type::Delete => {
-                let what = format!("translation of type {}", t.type_name);
-                let dp = tr.map_sdn(ty, &t.sdn_value, false, &what)?;
-                drop(tr);
-                if let Some(holder) = self.holder_of(ty, &dp) {
-                    return Err(RpcError::new(
-                        Code::FailedPrecondition,
-                        format!("{what}: {holder} holds the value; delete that first"),
-                    ));
-                }
-                lock(&self.translations).unmap(ty, &t.sdn_value).map(|_| ())
-            }
-            Type::Unspecified => Err(invalid("update type UNSPECIFIED")),
+        let sdn = self.types[ty].canonical(sdn_value, what)?;
+        let dp = dp_number(&now);
+        let was = self.types[ty].to_sdn.get(&dp).is_some_and(|m| m.1);
+        if let Some(m) = self.types[ty].to_sdn.get_mut(&dp) {
+            m.1 = pinned;
         }
+        debug_assert_eq!(self.types[ty].to_dp.get(&sdn), Some(&dp));
+        self.record(Change::Pinned { ty, dp, was });
+        Ok(())
     }
 
-    /// The translation mappings a read asks for: all of them, those of
-    /// the entry's `type_name`, or the one of its `sdn_value` too.
-    pub(crate) fn read_translations(
-        &self,
-        f: &p4::ExternEntry,
-    ) -> Result<Vec<p4::Entity>, RpcError> {
-        let wanted = entry_of(f)?;
-        let tr = lock(&self.translations);
-        if let Some(w) = &wanted
-            && !w.type_name.is_empty()
-            && tr.find(&w.type_name).is_none()
-        {
-            return Err(RpcError::new(
-                Code::NotFound,
-                format!("the program has no translated type {:?}", w.type_name),
-            ));
-        }
-        Ok(tr
-            .mappings()
-            .into_iter()
-            .filter(|(name, sdn, _, _)| {
-                wanted.as_ref().is_none_or(|w| {
-                    (w.type_name.is_empty() || w.type_name == *name)
-                        && (w.sdn_value.is_empty() || w.sdn_value == *sdn)
-                })
-            })
-            .map(|(type_name, sdn_value, dp_value, pinned)| {
-                entity(Translation {
-                    type_name,
-                    sdn_value,
-                    dp_value,
-                    pinned,
-                })
-            })
-            .collect())
-    }
-
-    /// Whether update `u` can apply to this pipeline as far as translation
-    /// goes: it is not a translation mapping, or this program has its type.
-    pub(crate) fn takes_translation(&self, u: &p4::Update) -> bool {
-        match u.entity.as_ref().and_then(|e| e.entity.as_ref()) {
-            Some(p4::entity::Entity::ExternEntry(x))
-                if x.extern_type_id == TRANSLATION_EXTERN_TYPE =>
-            {
-                entry_of(x)
-                    .ok()
-                    .flatten()
-                    .is_some_and(|t| lock(&self.translations).find(&t.type_name).is_some())
-            }
-            _ => true,
-        }
-    }
-
-    /// What holds data-plane value `dp` of translated type `ty`: a table
-    /// entry (its match or arguments), a default action, or an action
-    /// profile member; for messages.
-    fn holder_of(&self, ty: usize, dp: &Bits) -> Option<String> {
-        let sdn = lock(&self.translations).sdn_of_dp(ty, dp);
-        let mut found = None;
-        self.held(ty, &mut |v, holder| {
-            let hit = match v {
-                Held::Dp(v) => v == dp,
-                Held::Sdn(v) => *v == sdn,
-            };
-            if hit {
-                found = Some(holder());
-            }
-            hit
-        });
-        found
-    }
-
-    /// Visits every value of translated type `ty` the state holds (with a
-    /// description of its holder) until `visit` returns true: table
-    /// entries' matches and arguments and default actions (data-plane
-    /// values), members', one-shot sets' and group actions' arguments (SDN
-    /// values, as written).
-    fn held(&self, ty: usize, visit: &mut dyn FnMut(Held<'_>, &dyn Fn() -> String) -> bool) {
-        let is = |tr: &Option<Tr>| tr.as_ref().is_some_and(|t| t.ty == ty);
-        for t in self.tables.values() {
-            let Some(state) = self.switch.table(t.slot) else {
-                continue;
-            };
-            let entry = || format!("an entry of table {}", t.name);
-            for e in state.entries() {
-                for (tr, m) in t.field_trs().zip(&e.key) {
-                    if !is(tr) {
-                        continue;
-                    }
-                    let values: &[&Bits] = match m {
-                        FieldMatch::Exact(v) | FieldMatch::Optional(Some(v)) => &[v],
-                        FieldMatch::Lpm { value, .. } | FieldMatch::Ternary { value, .. } => {
-                            &[value]
-                        }
-                        FieldMatch::Range { lo, hi } => &[lo, hi],
-                        FieldMatch::Optional(None) => &[],
-                    };
-                    if values.iter().any(|v| visit(Held::Dp(v), &entry)) {
-                        return;
-                    }
-                }
-                for (tr, v) in t.param_trs(e.action).iter().zip(&e.args) {
-                    if is(tr) && visit(Held::Dp(v), &entry) {
-                        return;
-                    }
-                }
-            }
-            if let Some((action, args)) = &state.default {
-                let default = || format!("the default action of table {}", t.name);
-                for (tr, v) in t.param_trs(*action).iter().zip(args) {
-                    if is(tr) && visit(Held::Dp(v), &default) {
-                        return;
-                    }
-                }
-            }
-        }
-        for (profile, a) in self.profiles.written_actions() {
-            let member = || format!("a member of action profile {profile}");
-            let Some(t) = self.tables.values().find(|t| t.profile == Some(profile)) else {
-                continue;
-            };
-            for (tr, p) in t.param_trs_of(a.action_id).iter().zip(&a.params) {
-                if is(tr) && visit(Held::Sdn(&p.value), &member) {
-                    return;
-                }
-            }
-        }
-    }
-
-    /// Removes the mappings of type `ty` the server allocated that nothing
-    /// holds any more (when the type is full); returns how many.
-    pub(crate) fn reclaim(&mut self, ty: usize) -> usize {
-        let mut dps = std::collections::HashSet::new();
-        let mut sdns = std::collections::HashSet::new();
-        self.held(ty, &mut |v, _| {
-            match v {
-                Held::Dp(v) => dps.insert(dp_number(v)),
-                Held::Sdn(v) => sdns.insert(v.clone()),
-            };
-            false
-        });
-        let mut tr = lock(&self.translations);
-        let unused: Vec<Vec<u8>> = tr.types[ty]
+    /// Removes the mappings of type `ty` the server allocated (not pinned)
+    /// whose data-plane value is not in `dps` and SDN value not in `sdns`
+    /// (what the state holds); returns how many.
+    pub(crate) fn release_unheld(
+        &mut self,
+        ty: usize,
+        dps: &std::collections::HashSet<u128>,
+        sdns: &std::collections::HashSet<Vec<u8>>,
+    ) -> usize {
+        let unused: Vec<Vec<u8>> = self.types[ty]
             .to_sdn
             .iter()
             .filter(|(dp, (sdn, pinned))| !pinned && !dps.contains(*dp) && !sdns.contains(sdn))
             .map(|(_, (sdn, _))| sdn.clone())
             .collect();
         for sdn in &unused {
-            let _ = tr.unmap(ty, sdn);
+            let _ = self.unmap(ty, sdn);
         }
-        tracing::debug!(ty = %tr.types[ty].name, reclaimed = unused.len(), "translation values reclaimed");
+        tracing::debug!(ty = %self.types[ty].name, reclaimed = unused.len(), "translation values reclaimed");
         unused.len()
     }
-}
-
-/// A value of a translated type some state holds.
-enum Held<'a> {
-    /// In the data plane's representation (table entries).
-    Dp(&'a Bits),
-    /// In the controller's, as written (members).
-    Sdn(&'a Vec<u8>),
 }
 
 #[cfg(test)]

@@ -15,9 +15,10 @@
 //! that recreate it, for RECONCILE_AND_COMMIT.
 
 use crate::codec::RpcError;
-use crate::device::{ForwardingPipeline, key_of};
+use crate::device::ForwardingPipeline;
 use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
+use crate::tables::key_of;
 use p4::entity::Entity as E;
 use p4::update::Type;
 use tonic::Code;
@@ -71,11 +72,18 @@ fn writable(mut te: p4::TableEntry) -> p4::TableEntry {
 }
 
 impl ForwardingPipeline {
+    /// What a read of `filter` gives ([`ForwardingPipeline::read_entity`]).
+    fn read_one(&self, filter: E) -> Result<Vec<p4::Entity>, RpcError> {
+        self.read_entity(&p4::Entity {
+            entity: Some(filter),
+        })
+    }
+
     /// The entry of `te`'s table with `te`'s key and priority, if any, with
     /// its direct meter config. `None` when the key is malformed (the
     /// update will fail the same way).
     fn entry_like(&self, te: &p4::TableEntry) -> Option<Option<p4::TableEntry>> {
-        let t = self.table(te.table_id).ok()?;
+        let t = self.tables.get(te.table_id).ok()?;
         let key = match key_of(t, te, false) {
             Ok(key) => key,
             // A translated value with no mapping yet: no entry holds it.
@@ -84,11 +92,11 @@ impl ForwardingPipeline {
         };
         // One lookup in the table's index, not a scan: capturing stays
         // constant-time per update, so batches stay linear.
-        let Ok(index) = self.entry_index(t, &key, i64::from(te.priority)) else {
+        let Ok(index) = t.entry_index(self.switch.as_ref(), &key, i64::from(te.priority)) else {
             return Some(None);
         };
         let mut old = self.entry_at(te.table_id, index)?;
-        old.meter_config = self.direct_meter_config(te.table_id, index);
+        old.meter_config = self.meters.direct_config(te.table_id, index);
         Some(Some(writable(old)))
     }
 
@@ -184,28 +192,32 @@ impl ForwardingPipeline {
             // Id 0 reads every instance but cannot be written: the update
             // fails, there is nothing to undo.
             E::CounterEntry(c) if c.counter_id == 0 => Some(Vec::new()),
-            E::CounterEntry(c) => modify_only(self.read_counters(&p4::CounterEntry {
+            E::CounterEntry(c) => modify_only(self.read_one(E::CounterEntry(p4::CounterEntry {
                 counter_id: c.counter_id,
                 index: c.index,
                 data: None,
-            })),
+            }))),
             E::RegisterEntry(r) if r.register_id == 0 => Some(Vec::new()),
-            E::RegisterEntry(r) => modify_only(self.read_registers(&p4::RegisterEntry {
-                register_id: r.register_id,
-                index: r.index,
-                data: None,
-            })),
+            E::RegisterEntry(r) => {
+                modify_only(self.read_one(E::RegisterEntry(p4::RegisterEntry {
+                    register_id: r.register_id,
+                    index: r.index,
+                    data: None,
+                })))
+            }
             E::MeterEntry(m) if m.meter_id == 0 => Some(Vec::new()),
-            E::MeterEntry(m) => modify_only(self.read_meters(&p4::MeterEntry {
+            E::MeterEntry(m) => modify_only(self.read_one(E::MeterEntry(p4::MeterEntry {
                 meter_id: m.meter_id,
                 index: m.index,
                 ..Default::default()
-            })),
+            }))),
             E::ValueSetEntry(v) if v.value_set_id == 0 => Some(Vec::new()),
-            E::ValueSetEntry(v) => modify_only(self.read_value_sets(&p4::ValueSetEntry {
-                value_set_id: v.value_set_id,
-                members: Vec::new(),
-            })),
+            E::ValueSetEntry(v) => {
+                modify_only(self.read_one(E::ValueSetEntry(p4::ValueSetEntry {
+                    value_set_id: v.value_set_id,
+                    members: Vec::new(),
+                })))
+            }
             E::PacketReplicationEngineEntry(p) => {
                 use p4::packet_replication_engine_entry::Type as T;
                 let zero = match &p.r#type {
@@ -216,14 +228,18 @@ impl ForwardingPipeline {
                 if zero {
                     return Some(Vec::new());
                 }
-                let old = self.read_pre(p).ok()?.into_iter().next();
+                let old = self
+                    .read_one(E::PacketReplicationEngineEntry(p.clone()))
+                    .ok()?
+                    .into_iter()
+                    .next();
                 keyed(kind, old.and_then(|e| e.entity), entity.clone())
             }
             E::ActionProfileMember(m) if m.member_id == 0 || m.action_profile_id == 0 => {
                 Some(Vec::new())
             }
             E::ActionProfileMember(m) => {
-                let Ok(old) = self.read_members(m) else {
+                let Ok(old) = self.read_one(E::ActionProfileMember(m.clone())) else {
                     return Some(Vec::new());
                 };
                 keyed(
@@ -236,7 +252,7 @@ impl ForwardingPipeline {
                 Some(Vec::new())
             }
             E::ActionProfileGroup(g) => {
-                let Ok(old) = self.read_profile_groups(g) else {
+                let Ok(old) = self.read_one(E::ActionProfileGroup(g.clone())) else {
                     return Some(Vec::new());
                 };
                 keyed(
@@ -247,7 +263,7 @@ impl ForwardingPipeline {
             }
             E::DigestEntry(d) if d.digest_id == 0 => Some(Vec::new()),
             E::DigestEntry(d) => {
-                let Ok(old) = self.read_digests(d) else {
+                let Ok(old) = self.read_one(E::DigestEntry(*d)) else {
                     return Some(Vec::new());
                 };
                 keyed(
@@ -262,7 +278,7 @@ impl ForwardingPipeline {
                 }) else {
                     return Some(Vec::new());
                 };
-                let old = self.quota_set(table, q.tenant).map(|limit| {
+                let old = self.quotas.set_limit(table, q.tenant).map(|limit| {
                     crate::quotas::quota_entity(
                         table,
                         crate::proto::janus::TenantQuota {
@@ -307,32 +323,34 @@ impl ForwardingPipeline {
         // data-plane values they had.
         add(
             Type::Insert,
-            self.read_translations(&translations_filter())?,
+            self.read_one(E::ExternEntry(translations_filter()))?,
         );
         add(
             Type::Insert,
-            self.read_digests(&p4::DigestEntry::default())?,
+            self.read_one(E::DigestEntry(p4::DigestEntry::default()))?,
         );
         add(
             Type::Modify,
-            self.read_value_sets(&p4::ValueSetEntry::default())?
+            self.read_one(E::ValueSetEntry(p4::ValueSetEntry::default()))?
                 .into_iter()
                 .filter(|e| matches!(&e.entity, Some(E::ValueSetEntry(v)) if !v.members.is_empty()))
                 .collect(),
         );
         add(
             Type::Insert,
-            self.read_pre(&p4::PacketReplicationEngineEntry::default())?,
+            self.read_one(E::PacketReplicationEngineEntry(
+                p4::PacketReplicationEngineEntry::default(),
+            ))?,
         );
         add(
             Type::Insert,
-            self.read_members(&p4::ActionProfileMember::default())?,
+            self.read_one(E::ActionProfileMember(p4::ActionProfileMember::default()))?,
         );
         add(
             Type::Insert,
-            self.read_profile_groups(&p4::ActionProfileGroup::default())?,
+            self.read_one(E::ActionProfileGroup(p4::ActionProfileGroup::default()))?,
         );
-        let (quotas_before, quotas_after) = self.written_quotas();
+        let (quotas_before, quotas_after) = self.quotas.written();
         add(Type::Insert, quotas_before);
         let entries = self.read(&p4::TableEntry {
             meter_config: Some(p4::MeterConfig::default()),
@@ -368,7 +386,7 @@ impl ForwardingPipeline {
         );
         add(
             Type::Modify,
-            self.read_counters(&p4::CounterEntry::default())?
+            self.read_one(E::CounterEntry(p4::CounterEntry::default()))?
                 .into_iter()
                 .filter(|e| {
                     matches!(&e.entity, Some(E::CounterEntry(c))
@@ -378,7 +396,7 @@ impl ForwardingPipeline {
         );
         add(
             Type::Modify,
-            self.read_registers(&p4::RegisterEntry::default())?
+            self.read_one(E::RegisterEntry(p4::RegisterEntry::default()))?
                 .into_iter()
                 .filter(|e| {
                     use p4::p4_data::Data;
@@ -390,7 +408,7 @@ impl ForwardingPipeline {
         );
         add(
             Type::Modify,
-            self.read_meters(&p4::MeterEntry::default())?
+            self.read_one(E::MeterEntry(p4::MeterEntry::default()))?
                 .into_iter()
                 .filter(|e| matches!(&e.entity, Some(E::MeterEntry(m)) if m.config.is_some()))
                 .collect(),

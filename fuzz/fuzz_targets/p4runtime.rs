@@ -5,7 +5,7 @@
 //! all-or-nothing batch must leave the device as it was.
 #![no_main]
 
-use janus_ctrl::device::Pipeline;
+use janus_ctrl::device::ForwardingPipeline as Pipeline;
 use janus_ctrl::proto::p4::v1 as p4;
 use libfuzzer_sys::fuzz_target;
 use prost::Message;

@@ -11,8 +11,9 @@
 use clap::{ArgGroup, Args, Subcommand};
 use janus_ctrl::auth::TlsConfig;
 use janus_ctrl::device::ForwardingPipeline;
+use janus_ctrl::listen::{ServeConfig, serve_with};
 use janus_ctrl::proto::p4::v1::ForwardingPipelineConfig;
-use janus_ctrl::server::{P4RuntimeService, ServeConfig, serve_with};
+use janus_ctrl::server::P4RuntimeService;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -33,8 +33,9 @@ use clap::Args;
 use janus_ctrl::auth::TlsConfig;
 use janus_ctrl::client::{Client, ClientConfig};
 use janus_ctrl::device::ForwardingPipeline;
+use janus_ctrl::listen::{ServeConfig, serve_with};
 use janus_ctrl::proto::p4::v1::p4_runtime_client::P4RuntimeClient;
-use janus_ctrl::server::{P4RuntimeService, ServeConfig, SwitchHandle, serve_with};
+use janus_ctrl::server::{P4RuntimeService, SwitchHandle};
 use janus_firmware::config::{FirmwareConfig, Tenant};
 use janus_firmware::runtime::{
     self, HealthCheck, HealthReport, LocalPlane, Recorder, Services, Swap, SwapConfig, SwapOutcome,

@@ -11,9 +11,8 @@
 
 use super::switch_files::FilePorts;
 use clap::{Args, Parser};
-use janus_ctrl::server::{
-    DEFAULT_CPU_PORT, P4RuntimeService, PacketSession, ServeConfig, serve_on,
-};
+use janus_ctrl::listen::{ServeConfig, serve_on};
+use janus_ctrl::server::{DEFAULT_CPU_PORT, P4RuntimeService, PacketSession};
 use janus_host::nanomsg::Endpoint;
 use janus_host::nanomsg::event_log::EventLog;
 use janus_host::nanomsg::packet::{Notice, PacketSocket};

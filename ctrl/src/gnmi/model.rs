@@ -5,7 +5,7 @@
 //! function on port N (2..=509), `cpu` (port 510). Each interface has the
 //! leaves of [`Leaf`] under `/interfaces/interface[name=X]/state`.
 
-use super::stats::PortCounters;
+use crate::port_stats::PortCounters;
 use janus_nic::ports;
 
 /// The OpenConfig module the data belongs to (JSON_IETF member prefix).

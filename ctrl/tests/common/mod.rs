@@ -6,10 +6,11 @@
 #![allow(dead_code)]
 
 use janus_ctrl::client::{self, Client, ClientConfig, Limits};
+use janus_ctrl::listen::serve;
 use janus_ctrl::proto::p4::config::v1 as cfg;
 use janus_ctrl::proto::p4::v1 as p4;
 use janus_ctrl::proto::p4::v1::p4_runtime_client::P4RuntimeClient;
-use janus_ctrl::server::{P4RuntimeService, SwitchHandle, serve};
+use janus_ctrl::server::{P4RuntimeService, SwitchHandle};
 use std::future::Future;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
