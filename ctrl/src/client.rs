@@ -29,10 +29,14 @@
 //! # }
 //! ```
 
+pub mod entries;
 mod error;
+pub mod schema;
+pub mod tenant;
 mod tls;
+pub mod values;
 
-pub use error::{Error, UpdateStatus, update_statuses};
+pub use error::{Error, InputError, UpdateStatus, update_statuses};
 pub use tls::{ClientIdentity, ClientTls};
 
 use crate::proto::p4::v1 as p4;

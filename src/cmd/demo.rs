@@ -19,12 +19,12 @@
 //! self-check (exit 2: the program, entries or output folder could not be
 //! used).
 
-use super::ctrl_client::entry::EntrySpec;
-use super::ctrl_client::schema::Schema;
 use super::ctrl_client::session;
-use super::ctrl_client::tenant::{Gateway, Remote, TenantSpec, Tunnel, Vf};
 use super::ctrl_client::{insert_entries, read_counter};
 use clap::Args;
+use janus_ctrl::client::entries::EntrySpec;
+use janus_ctrl::client::schema::Schema;
+use janus_ctrl::client::tenant::{Gateway, Remote, TenantSpec, Tunnel, Vf};
 use janus_ctrl::client::{Client, ClientConfig};
 use janus_ctrl::listen::serve;
 use janus_ctrl::proto::p4::v1 as p4;
@@ -1241,7 +1241,7 @@ impl Drop for CardDir {
 
 /// The firmware configuration of a card serving [`tenant_specs`].
 fn card_config(certs: &Path) -> String {
-    let mac = super::ctrl_client::tenant::mac_text;
+    let mac = janus_ctrl::client::tenant::mac_text;
     let mut text = format!(
         "[management]\nlisten = \"127.0.0.1:9559\"\n\n[certificates]\nserver_cert = {:?}\nserver_key = {:?}\nclient_ca = {:?}\n",
         certs.join("server.pem"),

@@ -141,17 +141,10 @@ pub fn run(cmd: NicCommand) -> ExitCode {
 /// `nic swap`: asks the running process over its control socket; exit 0
 /// when committed, 1 when refused or reverted, 2 when nothing answers.
 fn swap(args: &SwapArgs) -> ExitCode {
-    use std::io::{Read, Write};
-    let path = args.dir.join(super::nic_run::CONTROL_SOCKET);
-    let ask = || -> std::io::Result<String> {
-        let mut stream = std::os::unix::net::UnixStream::connect(&path)?;
-        stream.set_read_timeout(Some(std::time::Duration::from_secs(args.timeout)))?;
-        stream.write_all(format!("{}\n", super::nic_run::SWAP_REQUEST).as_bytes())?;
-        let mut reply = String::new();
-        stream.read_to_string(&mut reply)?;
-        Ok(reply)
-    };
-    let reply = match ask() {
+    use janus_firmware::runtime::control;
+    let path = args.dir.join(control::CONTROL_SOCKET);
+    let timeout = std::time::Duration::from_secs(args.timeout);
+    let reply = match control::request_swap(&args.dir, timeout) {
         Ok(r) => r,
         Err(e) => {
             eprintln!(

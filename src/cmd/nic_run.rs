@@ -26,40 +26,31 @@
 //! boot or pass its health check, or something cannot be bound or served.
 
 use super::ctrl::TlsArgs;
-use super::ctrl_client::entry::EntrySpec;
-use super::ctrl_client::tenant::{self, TenantSpec};
 use super::ctrl_client::{insert_entries, session};
 use clap::Args;
 use janus_ctrl::auth::TlsConfig;
+use janus_ctrl::client::entries::EntrySpec;
+use janus_ctrl::client::tenant::{self, TenantSpec};
 use janus_ctrl::client::{Client, ClientConfig};
 use janus_ctrl::device::ForwardingPipeline;
 use janus_ctrl::listen::{ServeConfig, serve_with};
 use janus_ctrl::proto::p4::v1::p4_runtime_client::P4RuntimeClient;
 use janus_ctrl::server::{P4RuntimeService, SwitchHandle};
 use janus_firmware::config::{FirmwareConfig, Tenant};
-use janus_firmware::runtime::{
-    self, HealthCheck, HealthReport, LocalPlane, Recorder, Services, Swap, SwapConfig, SwapOutcome,
+use janus_firmware::runtime::control::{
+    self, ControlSocket, PortTap, Running, SwapResult, health_lines,
 };
+use janus_firmware::runtime::{self, HealthCheck, HealthReport, LocalPlane, Recorder, SwapOutcome};
 use janus_firmware::slowpath::{AgentConfig, Responder, SlowPath, SlowPathStats};
 use janus_firmware_core::boot::BootConfig;
 use janus_host::sys::signal;
 use janus_host::transport::{Hub, HubConfig, HubCounters, Pipeline};
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, PoisonError};
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
-
-/// The control socket's name in the card's folder.
-pub const CONTROL_SOCKET: &str = "control.sock";
-
-/// The swap's request on the control socket.
-pub const SWAP_REQUEST: &str = "swap";
-
-/// A copy of the port output for the swap's health check, while it runs.
-type PortTap = Arc<Mutex<Option<mpsc::Sender<(u32, Vec<u8>)>>>>;
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -281,14 +272,6 @@ async fn bootstrap(
         .map_err(|e| e.to_string())
 }
 
-/// The card's services beside the control plane: kept while serving.
-struct Firmware {
-    local: LocalPlane,
-    slow_path: SlowPath,
-    /// Entries the tenants bootstrap wrote.
-    entries: usize,
-}
-
 /// Bootstrap, slow path and health check; confirms the boot when it
 /// passes. Exit 1 (unconfirmed) otherwise.
 async fn bring_up(
@@ -297,7 +280,7 @@ async fn bring_up(
     config: &FirmwareConfig,
     management: SocketAddr,
     port_out: &mut mpsc::Receiver<(u32, Vec<u8>)>,
-) -> Result<Firmware, String> {
+) -> Result<Running, String> {
     let local = LocalPlane::serve(service.clone());
     let entries = bootstrap(&local, config, args.device_id)
         .await
@@ -329,7 +312,7 @@ async fn bring_up(
     if !report.passed() {
         return Err("health check failed: boot not confirmed".into());
     }
-    Ok(Firmware {
+    Ok(Running {
         local,
         slow_path,
         entries,
@@ -337,12 +320,7 @@ async fn bring_up(
 }
 
 fn print_health(report: &HealthReport) {
-    for c in &report.checks {
-        match &c.outcome {
-            Ok(what) => println!("health: {:<26} ok: {what}", c.name),
-            Err(why) => println!("health: {:<26} FAILED: {why}", c.name),
-        }
-    }
+    print!("{}", health_lines(report));
 }
 
 pub fn run(args: &RunArgs) -> ExitCode {
@@ -427,7 +405,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
         Some(config) => {
             let up = runtime.block_on(bring_up(args, &service, config, addr, &mut port_rx));
             let up = up.and_then(|f| confirm(args).map(|()| f)).and_then(|f| {
-                let control = Control {
+                let control = ControlSocket {
                     dir: args.dir.clone(),
                     service: service.clone(),
                     config: config.clone(),
@@ -435,11 +413,15 @@ pub fn run(args: &RunArgs) -> ExitCode {
                     device_id: args.device_id,
                     recorder: recorder.clone().unwrap_or_default(),
                     tap: tap.clone(),
-                    firmware: Arc::new(tokio::sync::Mutex::new(f)),
+                    running: Arc::new(tokio::sync::Mutex::new(f)),
+                    on_swap: Box::new(print_swap),
                 };
-                let firmware = control.firmware.clone();
+                let running = control.running.clone();
                 let _guard = runtime.enter();
-                control.listen().map(|()| firmware)
+                control
+                    .listen()
+                    .map(|()| running)
+                    .map_err(|e| e.to_string())
             });
             match up {
                 Ok(f) => Some(f),
@@ -469,7 +451,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
     if let Some(f) = &firmware {
         let f = runtime.block_on(f.lock());
         print_slow_path(&f.slow_path.counters().snapshot());
-        let _ = std::fs::remove_file(args.dir.join(CONTROL_SOCKET));
+        let _ = std::fs::remove_file(args.dir.join(control::CONTROL_SOCKET));
     }
     drop(hub);
     drop(firmware);
@@ -489,125 +471,14 @@ pub fn run(args: &RunArgs) -> ExitCode {
     code
 }
 
-/// The control socket's server: what a swap needs.
-struct Control {
-    dir: PathBuf,
-    service: P4RuntimeService,
-    config: FirmwareConfig,
-    management: SocketAddr,
-    device_id: u64,
-    recorder: Recorder,
-    tap: PortTap,
-    firmware: Arc<tokio::sync::Mutex<Firmware>>,
-}
-
-impl Control {
-    /// Binds `DIR/control.sock` and serves it (one request at a time) on
-    /// the current tokio runtime.
-    fn listen(self) -> Result<(), String> {
-        let path = self.dir.join(CONTROL_SOCKET);
-        let _ = std::fs::remove_file(&path);
-        let listener = tokio::net::UnixListener::bind(&path)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        tokio::spawn(async move {
-            while let Ok((stream, _)) = listener.accept().await {
-                self.serve(stream).await;
-            }
-        });
-        Ok(())
-    }
-
-    async fn serve(&self, stream: tokio::net::UnixStream) {
-        let (read, mut write) = stream.into_split();
-        let mut line = String::new();
-        let mut read = BufReader::new(read);
-        let read = read.read_line(&mut line);
-        let reply = match tokio::time::timeout(Duration::from_secs(5), read).await {
-            Ok(Ok(_)) if line.trim() == SWAP_REQUEST => self.swap().await,
-            Ok(Ok(_)) => format!("error: unknown request {:?}\n", line.trim()),
-            _ => return,
-        };
-        let _ = write.write_all(reply.as_bytes()).await;
-    }
-
-    /// Runs a swap; the reply's last line is `committed`, `reverted` or
-    /// `error: WHY`.
-    async fn swap(&self) -> String {
-        let mut firmware = self.firmware.lock().await;
-        let Firmware {
-            local,
-            slow_path,
-            entries,
-        } = &mut *firmware;
-        let (tx, mut port_out) = mpsc::channel(PORT_OUT_QUEUE);
-        *self.tap.lock().unwrap_or_else(PoisonError::into_inner) = Some(tx);
-        let outcome = Swap {
-            dir: &self.dir,
-            service: &self.service,
-            local,
-            config: &self.config,
-            management: self.management,
-            device_id: self.device_id,
-            bootstrap_entries: *entries,
-            recorder: &self.recorder,
-            policy: SwapConfig::default(),
-        }
-        .run(Services {
-            slow_path,
-            port_out: &mut port_out,
-        })
-        .await;
-        *self.tap.lock().unwrap_or_else(PoisonError::into_inner) = None;
-        swap_reply(&self.dir, outcome)
-    }
-}
-
-fn health_lines(report: &HealthReport) -> String {
-    let mut out = String::new();
-    for c in &report.checks {
-        match &c.outcome {
-            Ok(what) => out.push_str(&format!("health: {:<26} ok: {what}\n", c.name)),
-            Err(why) => out.push_str(&format!("health: {:<26} FAILED: {why}\n", c.name)),
-        }
-    }
-    out
-}
-
-fn swap_reply(dir: &Path, outcome: Result<SwapOutcome, runtime::SwapError>) -> String {
+/// What the process prints of a swap (`janus nic swap` gets the report).
+fn print_swap(outcome: &SwapResult) {
     match outcome {
-        Ok(SwapOutcome::Committed {
-            slot,
-            comparison,
-            health,
-            confirmed,
-        }) => {
-            println!("pipeline swapped to slot {slot}");
-            format!(
-                "replay: {}\n{}slot {slot} confirmed, anti-rollback counter {}\ncommitted\n",
-                comparison.summary(),
-                health_lines(&health),
-                confirmed.security_version
-            )
+        Ok(SwapOutcome::Committed { slot, .. }) => println!("pipeline swapped to slot {slot}"),
+        Ok(SwapOutcome::Reverted { slot, .. }) => {
+            println!("pipeline swap to slot {slot} reverted")
         }
-        Ok(SwapOutcome::Reverted {
-            slot,
-            comparison,
-            health,
-            after_revert,
-        }) => {
-            println!("pipeline swap to slot {slot} reverted");
-            format!(
-                "replay: {}\n{}health check failed: the previous pipeline serves again; slot {slot} rejected, {} boots the previous image\nafter the revert:\n{}reverted\n",
-                comparison.summary(),
-                health_lines(&health),
-                dir.display(),
-                health_lines(&after_revert)
-            )
-        }
-        Err(e) => {
-            eprintln!("swap refused: {e}");
-            format!("error: {e}\n")
-        }
+        Err(e) => eprintln!("swap refused: {e}"),
     }
 }
 

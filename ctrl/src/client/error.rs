@@ -147,3 +147,10 @@ pub(super) fn error_chain(e: &dyn std::error::Error) -> String {
     }
     text
 }
+
+/// Input the client was given that the server's P4Info does not take: a
+/// name no object has (or several share), a value that does not fit, a
+/// malformed entries file. The caller's input is wrong, not the server.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+#[error("{0}")]
+pub struct InputError(pub String);

@@ -9,9 +9,11 @@
 //!   clients;
 //! - [`health`]: the health check that decides the confirmation;
 //! - [`recorder`]: the last ingress frames, the swap's traffic sample;
-//! - [`swap`]: pipeline hot-swap to the flashed image.
+//! - [`swap`]: pipeline hot-swap to the flashed image;
+//! - [`control`]: the control socket `janus nic swap` asks for a swap on.
 
 pub mod boot;
+pub mod control;
 pub mod health;
 pub mod local;
 pub mod recorder;

@@ -121,13 +121,21 @@ enum Lengths {
     Swapped,
 }
 
+/// What a classic pcap file's header fixes for every record: the file
+/// has exactly one interface, so its records are read from this, not from
+/// the interface list the accessors show.
+#[derive(Debug, Clone, Copy)]
+struct PcapFile {
+    order: ByteOrder,
+    resolution: TsResolution,
+    lengths: Lengths,
+    snaplen: u32,
+    link_type: LinkType,
+}
+
 #[derive(Debug, Clone, Copy)]
 enum Kind {
-    Pcap {
-        order: ByteOrder,
-        resolution: TsResolution,
-        lengths: Lengths,
-    },
+    Pcap(PcapFile),
     PcapNg {
         /// Byte order of the current section.
         order: ByteOrder,
@@ -212,11 +220,13 @@ fn open_pcap(bytes: &[u8], options: ReadOptions) -> Result<Reader<'_>, PcapError
         buf: bytes,
         pos: wpcap::HEADER_LEN,
         options,
-        kind: Kind::Pcap {
+        kind: Kind::Pcap(PcapFile {
             order: header.byte_order(),
             resolution: header.resolution(),
             lengths,
-        },
+            snaplen: interface.snaplen,
+            link_type: interface.link_type,
+        }),
         interfaces: vec![interface],
         failed: false,
     })
@@ -256,7 +266,7 @@ impl<'a> Reader<'a> {
     /// The file's format.
     pub fn format(&self) -> Format {
         match self.kind {
-            Kind::Pcap { .. } => Format::Pcap,
+            Kind::Pcap(_) => Format::Pcap,
             Kind::PcapNg { .. } => Format::PcapNg,
         }
     }
@@ -264,7 +274,7 @@ impl<'a> Reader<'a> {
     /// The byte order of the file (pcap) or of the current section (pcapng).
     pub fn byte_order(&self) -> ByteOrder {
         match self.kind {
-            Kind::Pcap { order, .. } | Kind::PcapNg { order, .. } => order,
+            Kind::Pcap(PcapFile { order, .. }) | Kind::PcapNg { order, .. } => order,
         }
     }
 
@@ -272,7 +282,7 @@ impl<'a> Reader<'a> {
     /// where each interface has its own ([`Interface::timestamp_unit`]).
     pub fn pcap_resolution(&self) -> Option<TsResolution> {
         match self.kind {
-            Kind::Pcap { resolution, .. } => Some(resolution),
+            Kind::Pcap(file) => Some(file.resolution),
             Kind::PcapNg { .. } => None,
         }
     }
@@ -340,12 +350,14 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    fn next_pcap(
-        &mut self,
-        order: ByteOrder,
-        resolution: TsResolution,
-        lengths: Lengths,
-    ) -> Result<Packet<'a>, PcapError> {
+    fn next_pcap(&mut self, file: PcapFile) -> Result<Packet<'a>, PcapError> {
+        let PcapFile {
+            order,
+            resolution,
+            lengths,
+            snaplen,
+            link_type,
+        } = file;
         let buf = self.buf;
         let pos = self.pos;
         let header = RecordHeader::new_checked(&buf[pos..], order)
@@ -359,8 +371,7 @@ impl<'a> Reader<'a> {
         if swap {
             (caplen, orig_len) = (orig_len, caplen);
         }
-        let interface = &self.interfaces[0];
-        self.check_caplen(pos, caplen, interface.snaplen)?;
+        self.check_caplen(pos, caplen, snaplen)?;
         let start = pos + wpcap::RECORD_HEADER_LEN;
         let available = buf.len() - start;
         if caplen as usize > available {
@@ -377,7 +388,7 @@ impl<'a> Reader<'a> {
             data: &buf[start..end],
             orig_len,
             interface: 0,
-            link_type: interface.link_type,
+            link_type,
         };
         self.pos = end;
         Ok(packet)
@@ -574,11 +585,7 @@ impl<'a> Iterator for Reader<'a> {
     fn next(&mut self) -> Option<Self::Item> {
         while !self.failed && self.pos < self.buf.len() {
             let result = match self.kind {
-                Kind::Pcap {
-                    order,
-                    resolution,
-                    lengths,
-                } => self.next_pcap(order, resolution, lengths).map(Some),
+                Kind::Pcap(file) => self.next_pcap(file).map(Some),
                 Kind::PcapNg { .. } => self.next_pcapng(),
             };
             match result {

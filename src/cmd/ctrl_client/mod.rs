@@ -11,19 +11,16 @@
 //! does not parse or fit), 1 for what the server refuses or when it cannot
 //! be reached; each failed update of a batch is listed.
 
-pub mod entry;
 pub mod quota;
 pub mod runtime_cli;
-pub mod schema;
 pub mod session;
-pub mod tenant;
-pub mod value;
 
 use clap::{Args, Subcommand};
-use entry::EntrySpec;
+use janus_ctrl::client::entries::{self, EntrySpec};
+use janus_ctrl::client::schema::{self, Schema};
+use janus_ctrl::client::tenant;
 use janus_ctrl::client::{Client, ClientConfig, ClientTls};
 use janus_ctrl::proto::p4::v1 as p4;
-use schema::Schema;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -36,6 +33,12 @@ pub enum ClientError {
     /// The server could not be reached or refused (exit 1).
     #[error("{0}")]
     Server(String),
+}
+
+impl From<janus_ctrl::client::InputError> for ClientError {
+    fn from(e: janus_ctrl::client::InputError) -> ClientError {
+        ClientError::Usage(e.0)
+    }
 }
 
 /// Where the client connects (every client command takes these).
@@ -392,8 +395,10 @@ async fn table_command(c: TableCommand) -> Result<(), ClientError> {
                     "entries"
                 }
             );
-            let mut lines: Vec<String> =
-                entries.iter().map(|e| entry::render(&schema, e)).collect();
+            let mut lines: Vec<String> = entries
+                .iter()
+                .map(|e| entries::render(&schema, e))
+                .collect();
             lines.sort();
             for l in lines {
                 println!("  {l}");
@@ -465,7 +470,7 @@ async fn tenant_command(c: TenantCommand) -> Result<(), ClientError> {
                     "the device holds no entries of tenant {id}"
                 )));
             }
-            let labels: Vec<String> = doomed.iter().map(|e| entry::render(&schema, e)).collect();
+            let labels: Vec<String> = doomed.iter().map(|e| entries::render(&schema, e)).collect();
             let n = doomed.len();
             session::become_primary(&mut client).await?;
             session::write(

@@ -2,8 +2,9 @@
 //! between tenants, read and written over P4Runtime as Janus's
 //! `ExternEntry` of type 0xC0 (see docs/control-plane.md, "Tenant quotas").
 
-use super::{ClientError, ConnectArgs, schema, session};
+use super::{ClientError, ConnectArgs, session};
 use clap::Subcommand;
+use janus_ctrl::client::schema;
 use janus_ctrl::proto::janus::TenantQuota;
 use janus_ctrl::proto::p4::v1 as p4;
 use janus_ctrl::quotas::{QUOTA_EXTERN_TYPE, quota_entity, quota_of};

@@ -24,9 +24,9 @@ mod profiles;
 mod resources;
 mod tables;
 
-use super::schema::Schema;
 use super::{ClientError, ConnectArgs, session};
 use clap::Args;
+use janus_ctrl::client::schema::Schema;
 use janus_ctrl::client::{self, Client};
 use janus_ctrl::proto::p4::v1 as p4;
 use p4::write_request::Atomicity;

@@ -3,7 +3,7 @@
 //! batches whose failed updates are listed by the operator's words.
 
 use super::ClientError;
-use super::schema::Schema;
+use janus_ctrl::client::schema::Schema;
 use janus_ctrl::client::{self, Client};
 use janus_ctrl::proto::p4::v1 as p4;
 use p4::get_forwarding_pipeline_config_request::ResponseType;

@@ -4,9 +4,9 @@
 //! reads counters. Every call is bounded and gives up on SIGINT/SIGTERM.
 
 use super::RealError;
-use crate::cmd::ctrl_client::schema::Schema;
-use crate::cmd::ctrl_client::tenant::TenantSpec;
 use crate::cmd::ctrl_client::{insert_entries, read_counter, session};
+use janus_ctrl::client::schema::Schema;
+use janus_ctrl::client::tenant::TenantSpec;
 use janus_ctrl::client::{Client, ClientConfig, Limits};
 use janus_host::sys::signal;
 use std::future::Future;

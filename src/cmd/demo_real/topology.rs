@@ -9,7 +9,7 @@
 use super::RealError;
 use super::guard::{Daemon, Link, Netns, RuntimeDir, STEP, ip, must};
 use super::needs::Tools;
-use crate::cmd::ctrl_client::tenant::{Gateway, Mac, TenantSpec, Vf};
+use janus_ctrl::client::tenant::{Gateway, Mac, TenantSpec, Vf};
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -298,7 +298,7 @@ fn attach(t: &mut Topology, exe: &Path, dir: &str) -> Result<(), RealError> {
 }
 
 fn mac_text(m: &Mac) -> String {
-    crate::cmd::ctrl_client::tenant::mac_text(m)
+    janus_ctrl::client::tenant::mac_text(m)
 }
 
 /// A permanent neighbour entry.

@@ -72,10 +72,10 @@ impl Checker<'_> {
         &self,
         type_params: &[ast::Ident],
     ) -> Option<HashMap<String, Binding>> {
-        if type_params.is_empty() || !self.recheck.stack.is_empty() || self.scopes.len() != 1 {
+        if type_params.is_empty() || !self.recheck.stack.is_empty() || !self.scopes.at_top_level() {
             return None;
         }
-        Some(self.scopes[0].clone())
+        Some(self.scopes.global().clone())
     }
 
     /// Keeps a generic declaration just checked.
@@ -135,7 +135,7 @@ impl Checker<'_> {
         }
         self.recheck.count += 1;
         let saved = self.save_for_recheck();
-        self.scopes = vec![generic.scope.clone()];
+        self.scopes = super::scopes::Scopes::with_global(generic.scope.clone());
         self.recheck.bind = Some(args);
         self.recheck.stack.push(Recheck { shown, used_at });
         match &generic.body {
@@ -244,7 +244,7 @@ impl Checker<'_> {
 /// What a re-check may change, saved before it.
 struct Saved {
     prog: crate::ir::Program,
-    scopes: Vec<HashMap<String, Binding>>,
+    scopes: super::scopes::Scopes,
     externs: usize,
     ext_functions: usize,
     blocks: usize,

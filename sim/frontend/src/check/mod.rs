@@ -15,6 +15,7 @@ mod exprs;
 mod fold;
 mod generic_recheck;
 mod packet_methods;
+mod scopes;
 mod stmts;
 mod table_rules;
 mod tables;
@@ -191,7 +192,7 @@ pub(crate) struct Checker<'a> {
     map: &'a OffsetMap,
     diags: &'a mut Diagnostics,
     pub(crate) prog: ir::Program,
-    scopes: Vec<HashMap<String, Binding>>,
+    scopes: scopes::Scopes,
     pub(crate) externs: Vec<ExternInfo>,
     pub(crate) ext_functions: Vec<(String, Sig)>,
     pub(crate) blocks: Vec<BlockInfo>,
@@ -251,7 +252,7 @@ impl<'a> Checker<'a> {
             map,
             diags,
             prog: ir::Program::default(),
-            scopes: vec![HashMap::new()],
+            scopes: scopes::Scopes::default(),
             externs: Vec::new(),
             ext_functions: Vec::new(),
             blocks: Vec::new(),
@@ -348,7 +349,7 @@ impl<'a> Checker<'a> {
     // ------------------------------------------------------------ scopes
 
     pub(crate) fn push_scope(&mut self) {
-        self.scopes.push(HashMap::new());
+        self.scopes.push();
     }
 
     pub(crate) fn pop_scope(&mut self) {
@@ -364,11 +365,11 @@ impl<'a> Checker<'a> {
     }
 
     pub(crate) fn lookup(&self, name: &str) -> Option<&Binding> {
-        self.scopes.iter().rev().find_map(|s| s.get(name))
+        self.scopes.lookup(name)
     }
 
     pub(crate) fn lookup_global(&self, name: &str) -> Option<&Binding> {
-        self.scopes[0].get(name)
+        self.scopes.global().get(name)
     }
 
     pub(crate) fn lookup_path(&self, path: &ast::Path) -> Option<&Binding> {
@@ -381,12 +382,9 @@ impl<'a> Checker<'a> {
 
     /// Declares `name` in the innermost scope; reports a duplicate.
     pub(crate) fn declare(&mut self, name: &ast::Ident, binding: Binding) {
-        let depth = self.scopes.len();
-        if depth > 1
-            && !self.scopes[depth - 1].contains_key(&name.name)
-            && self.scopes[..depth - 1]
-                .iter()
-                .any(|s| s.contains_key(&name.name))
+        if !self.scopes.at_top_level()
+            && !self.scopes.innermost().contains_key(&name.name)
+            && self.scopes.enclosing().any(|s| s.contains_key(&name.name))
         {
             if self.shadows_parameter(name, &binding) {
                 return;
@@ -400,7 +398,7 @@ impl<'a> Checker<'a> {
                 ),
             );
         }
-        let scope = self.scopes.last_mut().expect("a scope");
+        let scope = self.scopes.innermost_mut();
         if let Some(old) = scope.get_mut(&name.name) {
             match (old, binding) {
                 (Binding::Functions(a), Binding::Functions(b)) => a.extend(b),
@@ -429,7 +427,7 @@ impl<'a> Checker<'a> {
     /// among them where the name is instantiated
     /// ([`Checker::pick_block_overload`]).
     pub(crate) fn declare_block(&mut self, name: &ast::Ident, idx: u32) {
-        let existing = self.scopes.last().and_then(|s| s.get(&name.name)).cloned();
+        let existing = self.scopes.innermost().get(&name.name).cloned();
         if let Some(Binding::Block(first)) = existing {
             let alts = self
                 .block_overloads
@@ -507,8 +505,7 @@ impl<'a> Checker<'a> {
 
     pub(crate) fn declare_str(&mut self, name: &str, binding: Binding) {
         self.scopes
-            .last_mut()
-            .expect("a scope")
+            .innermost_mut()
             .insert(name.to_string(), binding);
     }
 

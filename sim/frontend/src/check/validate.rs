@@ -51,7 +51,7 @@ impl Checker<'_> {
     /// True if `name` is bound in the innermost scope (a duplicate
     /// parameter, already reported by [`Checker::check_distinct_params`]).
     pub(crate) fn in_innermost_scope(&self, name: &str) -> bool {
-        self.scopes.last().is_some_and(|s| s.contains_key(name))
+        self.scopes.innermost().contains_key(name)
     }
 
     /// The rules p4c's `checkParameters` and `postorder(Parameter)` apply to
@@ -452,9 +452,7 @@ impl Checker<'_> {
         }
         let hidden = self
             .scopes
-            .iter()
-            .rev()
-            .skip(1)
+            .enclosing()
             .find_map(|s| s.get(&name.name))
             .cloned();
         match hidden {

@@ -9,7 +9,7 @@
 //! create but the device holds keeps the replicas it had.
 
 use super::{CmdResult, Refused, Session, at_least, exactly, int, uin};
-use crate::cmd::ctrl_client::value;
+use janus_ctrl::client::values;
 use janus_ctrl::proto::p4::v1 as p4;
 use p4::packet_replication_engine_entry::Type as Pre_;
 use std::collections::BTreeMap;
@@ -49,7 +49,7 @@ fn pre_entity(t: Pre_) -> p4::Entity {
 
 fn replica(port: u32, rid: u32) -> p4::Replica {
     p4::Replica {
-        port_kind: Some(p4::replica::PortKind::Port(value::from_u64(port.into()))),
+        port_kind: Some(p4::replica::PortKind::Port(values::from_u64(port.into()))),
         instance: rid,
         backup_replicas: vec![],
     }

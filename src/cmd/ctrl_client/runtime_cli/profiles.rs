@@ -19,7 +19,7 @@
 
 use super::tables::{self, Key};
 use super::{CmdResult, Refused, Session, at_least, bad_name, exactly, uin};
-use crate::cmd::ctrl_client::schema;
+use janus_ctrl::client::schema;
 use janus_ctrl::proto::p4::config::v1 as cfg;
 use janus_ctrl::proto::p4::v1 as p4;
 use p4::entity::Entity as E;

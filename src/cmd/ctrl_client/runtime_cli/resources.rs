@@ -5,8 +5,8 @@
 
 use super::tables::{direct_entry, entries};
 use super::{CmdResult, Refused, Session, at_least, bad_name, exactly, uin};
-use crate::cmd::ctrl_client::schema;
-use crate::cmd::ctrl_client::value;
+use janus_ctrl::client::schema;
+use janus_ctrl::client::values;
 use janus_ctrl::proto::p4::v1 as p4;
 use p4::entity::Entity as E;
 
@@ -203,7 +203,7 @@ fn register(s: &Session, name: &str) -> Result<(u32, u32), String> {
 /// A register cell as runtime_CLI prints it (decimal).
 fn cell(data: Option<&p4::P4Data>) -> String {
     match data.and_then(|d| d.data.as_ref()) {
-        Some(p4::p4_data::Data::Bitstring(b)) => value::render(b, value::Style::Number),
+        Some(p4::p4_data::Data::Bitstring(b)) => values::render(b, values::Style::Number),
         _ => "0".to_string(),
     }
 }
@@ -271,7 +271,7 @@ async fn register_write(s: &mut Session, args: &[&str]) -> CmdResult {
     exactly(args, 3)?;
     let (id, width) = register(s, args[0])?;
     let i = index(args[1])?;
-    let v = value::parse(args[2], width)
+    let v = values::parse(args[2], width)
         .map_err(|e| uin(format!("Bad format for value, must be an integer ({e})")))?;
     write_register(s, id, Some(i), v).await
 }

@@ -16,10 +16,10 @@
 //! orders agree entry for entry.
 
 use super::{CmdResult, Refused, Session, at_least, bad_name, exactly, profiles, uin};
-use crate::cmd::ctrl_client::entry::{self, ActionSpec, ArgText};
-use crate::cmd::ctrl_client::schema::{self, Schema};
-use crate::cmd::ctrl_client::value;
 use cfg::match_field::MatchType as M;
+use janus_ctrl::client::entries::{self, ActionSpec, ArgText};
+use janus_ctrl::client::schema::{self, Schema};
+use janus_ctrl::client::values;
 use janus_ctrl::proto::p4::config::v1 as cfg;
 use janus_ctrl::proto::p4::v1 as p4;
 use p4::field_match::FieldMatchType as F;
@@ -180,7 +180,7 @@ pub fn needs_priority(t: &cfg::Table) -> bool {
 /// `v` as `width` bits in whole bytes (bmv2's byte strings).
 pub fn full(v: &[u8], width: u32) -> Vec<u8> {
     let n = (width as usize).div_ceil(8).max(1);
-    let c = value::canonical(v);
+    let c = values::canonical(v);
     let mut out = vec![0; n.saturating_sub(c.len())];
     out.extend_from_slice(&c[c.len().saturating_sub(n)..]);
     out
@@ -201,7 +201,7 @@ fn hex(v: &[u8]) -> String {
 
 fn and(a: &[u8], b: &[u8], width: u32) -> Vec<u8> {
     let (a, b) = (full(a, width), full(b, width));
-    value::canonical(&a.iter().zip(&b).map(|(x, y)| x & y).collect::<Vec<_>>())
+    values::canonical(&a.iter().zip(&b).map(|(x, y)| x & y).collect::<Vec<_>>())
 }
 
 /// One match field as bmv2 text, for the P4Runtime entry (None: a
@@ -211,7 +211,7 @@ pub fn parse_field(f: &cfg::MatchField, text: &str) -> Result<(Option<F>, String
     let w = schema::width(f.bitwidth);
     let bad = |msg: String| format!("Invalid match key: {msg}");
     let num =
-        |t: &str| value::parse(t, w).map_err(|e| bad(format!("Error while parsing {t} - {e}")));
+        |t: &str| values::parse(t, w).map_err(|e| bad(format!("Error while parsing {t} - {e}")));
     let kind = schema::match_type(f);
     Ok(match kind {
         M::Exact => {
@@ -235,10 +235,10 @@ pub fn parse_field(f: &cfg::MatchField, text: &str) -> Result<(Option<F>, String
             let mask = if len == 0 {
                 vec![0]
             } else {
-                let ones = value::ones(len);
+                let ones = values::ones(len);
                 let mut m = full(&ones, w);
                 shift_left(&mut m, w - len);
-                value::canonical(&m)
+                values::canonical(&m)
             };
             let m = (len > 0).then(|| {
                 F::Lpm(fm::Lpm {
@@ -264,7 +264,7 @@ pub fn parse_field(f: &cfg::MatchField, text: &str) -> Result<(Option<F>, String
             let field = if zero {
                 None
             } else if kind == M::Optional {
-                if m != value::ones(w) {
+                if m != values::ones(w) {
                     return Err(bad(format!(
                         "{text}: `{}` is an optional field, whose mask is all ones or 0",
                         f.name
@@ -294,7 +294,7 @@ pub fn parse_field(f: &cfg::MatchField, text: &str) -> Result<(Option<F>, String
                 colons(&full(&lo, w)),
                 colons(&full(&hi, w))
             );
-            let all = lo == [0] && hi == value::ones(w);
+            let all = lo == [0] && hi == values::ones(w);
             let field = (!all).then_some(F::Range(fm::Range { low: lo, high: hi }));
             (field, echo)
         }
@@ -335,7 +335,7 @@ pub fn parse_action(
     let mut data = Vec::new();
     for (p, text) in action.params.iter().zip(params) {
         let w = schema::width(p.bitwidth);
-        let v = value::parse(text, w)
+        let v = values::parse(text, w)
             .map_err(|e| format!("Invalid runtime data: Error while parsing {text} - {e}"))?;
         data.push(full(&v, w));
     }
@@ -348,7 +348,7 @@ pub fn parse_action(
             .map(|(p, t)| (p.name.clone(), ArgText::Cli(t.to_string())))
             .collect(),
     };
-    let a = entry::resolve_action(schema, table, &spec).map_err(uin)?;
+    let a = entries::resolve_action(schema, table, &spec).map_err(uin)?;
     Ok((a, data))
 }
 
@@ -739,7 +739,7 @@ fn dump_one(
                 format!(
                     "{} &&& {}",
                     hex(&full(&x.value, bw)),
-                    hex(&full(&value::ones(bw), bw))
+                    hex(&full(&values::ones(bw), bw))
                 )
             }
             (Some(F::Range(x)), _) => {
@@ -750,7 +750,7 @@ fn dump_one(
                 format!(
                     "{} -> {}",
                     hex(&full(&[0], bw)),
-                    hex(&full(&value::ones(bw), bw))
+                    hex(&full(&values::ones(bw), bw))
                 )
             }
             _ => format!("{} &&& {}", hex(&full(&[0], bw)), hex(&full(&[0], bw))),

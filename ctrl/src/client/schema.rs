@@ -6,8 +6,8 @@
 //! `SdnIngress.forwarding.tenant_macs`), as `janus sim` resolves the
 //! names of an entries file.
 
-use super::ClientError;
-use janus_ctrl::proto::p4::config::v1 as cfg;
+use super::InputError;
+use crate::proto::p4::config::v1 as cfg;
 
 /// A P4Info with name look-ups.
 pub struct Schema {
@@ -27,7 +27,7 @@ fn find<'a, T>(
     candidates: impl Iterator<Item = (&'a str, &'a str, T)>,
     name: &str,
     what: &str,
-) -> Result<T, ClientError> {
+) -> Result<T, InputError> {
     let mut all: Vec<(&str, &str, T)> = candidates.collect();
     if let Some(i) = all.iter().position(|(n, _, _)| *n == name) {
         return Ok(all.swap_remove(i).2);
@@ -41,7 +41,7 @@ fn find<'a, T>(
         .collect();
     match hits.as_slice() {
         [i] => Ok(all.swap_remove(*i).2),
-        [] => Err(ClientError::Usage(format!(
+        [] => Err(InputError(format!(
             "no {what} `{name}`; {}",
             if names.is_empty() {
                 "there are none".to_string()
@@ -49,7 +49,7 @@ fn find<'a, T>(
                 format!("known: {}", names.join(", "))
             }
         ))),
-        many => Err(ClientError::Usage(format!(
+        many => Err(InputError(format!(
             "{what} `{name}` is ambiguous: {}",
             many.iter()
                 .map(|&i| names[i])
@@ -99,7 +99,7 @@ impl Schema {
     }
 
     /// The table `name` designates.
-    pub fn table(&self, name: &str) -> Result<&cfg::Table, ClientError> {
+    pub fn table(&self, name: &str) -> Result<&cfg::Table, InputError> {
         find(
             self.info.tables.iter().map(|t| {
                 let (n, a) = preamble_names(t.preamble.as_ref());
@@ -132,11 +132,7 @@ impl Schema {
     }
 
     /// The action `name` designates among those `table` lists.
-    pub fn table_action(
-        &self,
-        table: &cfg::Table,
-        name: &str,
-    ) -> Result<&cfg::Action, ClientError> {
+    pub fn table_action(&self, table: &cfg::Table, name: &str) -> Result<&cfg::Action, InputError> {
         find(
             table
                 .action_refs
@@ -156,7 +152,7 @@ impl Schema {
         &self,
         table: &'a cfg::Table,
         name: &str,
-    ) -> Result<&'a cfg::MatchField, ClientError> {
+    ) -> Result<&'a cfg::MatchField, InputError> {
         find(
             table.match_fields.iter().map(|f| (f.name.as_str(), "", f)),
             name,
@@ -170,7 +166,7 @@ impl Schema {
     }
 
     /// The register `name` designates.
-    pub fn register(&self, name: &str) -> Result<&cfg::Register, ClientError> {
+    pub fn register(&self, name: &str) -> Result<&cfg::Register, InputError> {
         find(
             self.info.registers.iter().map(|r| {
                 let (n, a) = preamble_names(r.preamble.as_ref());
@@ -182,7 +178,7 @@ impl Schema {
     }
 
     /// The meter (indexed, not direct) `name` designates.
-    pub fn meter(&self, name: &str) -> Result<&cfg::Meter, ClientError> {
+    pub fn meter(&self, name: &str) -> Result<&cfg::Meter, InputError> {
         find(
             self.info.meters.iter().map(|m| {
                 let (n, a) = preamble_names(m.preamble.as_ref());
@@ -194,7 +190,7 @@ impl Schema {
     }
 
     /// The direct counter `name` designates.
-    pub fn direct_counter(&self, name: &str) -> Result<&cfg::DirectCounter, ClientError> {
+    pub fn direct_counter(&self, name: &str) -> Result<&cfg::DirectCounter, InputError> {
         find(
             self.info.direct_counters.iter().map(|c| {
                 let (n, a) = preamble_names(c.preamble.as_ref());
@@ -206,7 +202,7 @@ impl Schema {
     }
 
     /// The direct meter `name` designates.
-    pub fn direct_meter(&self, name: &str) -> Result<&cfg::DirectMeter, ClientError> {
+    pub fn direct_meter(&self, name: &str) -> Result<&cfg::DirectMeter, InputError> {
         find(
             self.info.direct_meters.iter().map(|m| {
                 let (n, a) = preamble_names(m.preamble.as_ref());
@@ -218,7 +214,7 @@ impl Schema {
     }
 
     /// The action profile (or selector) `name` designates.
-    pub fn action_profile(&self, name: &str) -> Result<&cfg::ActionProfile, ClientError> {
+    pub fn action_profile(&self, name: &str) -> Result<&cfg::ActionProfile, InputError> {
         find(
             self.info.action_profiles.iter().map(|p| {
                 let (n, a) = preamble_names(p.preamble.as_ref());
@@ -238,7 +234,7 @@ impl Schema {
     }
 
     /// The counter (indexed, not direct) `name` designates.
-    pub fn counter(&self, name: &str) -> Result<&cfg::Counter, ClientError> {
+    pub fn counter(&self, name: &str) -> Result<&cfg::Counter, InputError> {
         find(
             self.info.counters.iter().map(|c| {
                 let (n, a) = preamble_names(c.preamble.as_ref());

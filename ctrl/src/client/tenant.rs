@@ -20,10 +20,10 @@
 //! or assigning to, the tenant (its id, its VFs, its VNIs), its security
 //! group rules, and the tunnels only its routes and MACs use.
 
-use super::entry::EntrySpec;
+use super::entries::EntrySpec;
 use super::schema::{self, Schema};
-use super::value;
-use janus_ctrl::proto::p4::v1 as p4;
+use super::values as value;
+use crate::proto::p4::v1 as p4;
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::{Ipv4Addr, Ipv6Addr};
 use std::str::FromStr;
@@ -214,7 +214,7 @@ struct Read<'a> {
 }
 
 fn view<'a>(schema: &'a Schema, table: &'a str, e: &'a p4::TableEntry) -> Read<'a> {
-    use janus_ctrl::proto::p4::v1::field_match::FieldMatchType as F;
+    use crate::proto::p4::v1::field_match::FieldMatchType as F;
     let t = schema.table_by_id(e.table_id);
     let mut fields = BTreeMap::new();
     for m in &e.r#match {

@@ -12,14 +12,14 @@
 //! left out is a don't-care (P4Runtime's rule; exact fields cannot be
 //! left out).
 
-use super::ClientError;
+use super::InputError;
 use super::schema::{self, Schema};
-use super::value::{self, Style};
+use super::values::{self as value, Style};
+use crate::proto::p4::config::v1 as cfg;
+use crate::proto::p4::v1 as p4;
+use crate::proto::p4::v1::field_match::FieldMatchType;
 use MatchType as M;
 use cfg::match_field::MatchType;
-use janus_ctrl::proto::p4::config::v1 as cfg;
-use janus_ctrl::proto::p4::v1 as p4;
-use janus_ctrl::proto::p4::v1::field_match::FieldMatchType;
 
 /// A key value as written.
 #[derive(Clone, Debug)]
@@ -85,11 +85,11 @@ impl EntrySpec {
         priority: Option<i32>,
         matches: &[String],
         action: &[String],
-    ) -> Result<EntrySpec, ClientError> {
-        let pair = |w: &String, what: &str| -> Result<(String, String), ClientError> {
+    ) -> Result<EntrySpec, InputError> {
+        let pair = |w: &String, what: &str| -> Result<(String, String), InputError> {
             w.split_once('=')
                 .map(|(k, v)| (k.to_string(), v.to_string()))
-                .ok_or_else(|| ClientError::Usage(format!("`{w}`: expected {what}=VALUE")))
+                .ok_or_else(|| InputError(format!("`{w}`: expected {what}=VALUE")))
         };
         let matches = matches
             .iter()
@@ -115,9 +115,9 @@ impl EntrySpec {
 
     /// The `add` lines of an entries file (STF control-plane commands);
     /// any other command is an error.
-    pub fn from_entries_file(text: &str, path: &str) -> Result<Vec<EntrySpec>, ClientError> {
+    pub fn from_entries_file(text: &str, path: &str) -> Result<Vec<EntrySpec>, InputError> {
         let stf = janus_stf::parse(text).map_err(|errors| {
-            ClientError::Usage(
+            InputError(
                 errors
                     .iter()
                     .map(|e| format!("{path}: {e}"))
@@ -139,7 +139,7 @@ impl EntrySpec {
                     priority: match priority {
                         None => None,
                         Some(p) => Some(i32::try_from(p).map_err(|_| {
-                            ClientError::Usage(format!(
+                            InputError(format!(
                                 "{path}: line {}: priority {p} is too large",
                                 c.line
                             ))
@@ -158,7 +158,7 @@ impl EntrySpec {
                             .collect(),
                     }),
                 }),
-                other => Err(ClientError::Usage(format!(
+                other => Err(InputError(format!(
                     "{path}: line {}: `{}` is not a table entry (only `add` lines are written \
                      over P4Runtime)",
                     c.line,
@@ -182,19 +182,16 @@ impl EntrySpec {
     }
 
     /// The P4Runtime entry.
-    pub fn resolve(&self, schema: &Schema) -> Result<p4::TableEntry, ClientError> {
+    pub fn resolve(&self, schema: &Schema) -> Result<p4::TableEntry, InputError> {
         let table = schema.table(&self.table)?;
         let mut fields = Vec::new();
         for (name, text) in &self.matches {
             let f = schema.field(table, name)?;
             if fields.iter().any(|m: &p4::FieldMatch| m.field_id == f.id) {
-                return Err(ClientError::Usage(format!(
-                    "match field `{}` given twice",
-                    f.name
-                )));
+                return Err(InputError(format!("match field `{}` given twice", f.name)));
             }
             let m = field_match(f, schema::match_type(f), text)
-                .map_err(|e| ClientError::Usage(format!("match field `{}`: {e}", f.name)))?;
+                .map_err(|e| InputError(format!("match field `{}`: {e}", f.name)))?;
             fields.push(p4::FieldMatch {
                 field_id: f.id,
                 field_match_type: Some(m),
@@ -208,13 +205,13 @@ impl EntrySpec {
         let priority = match (self.priority, needs_priority) {
             (Some(p), true) if p > 0 => p,
             (None | Some(_), true) => {
-                return Err(ClientError::Usage(format!(
+                return Err(InputError(format!(
                     "table `{table_name}` has ternary, range or optional fields: give a priority \
                      above 0 (--priority N; the larger wins)"
                 )));
             }
             (Some(_), false) => {
-                return Err(ClientError::Usage(format!(
+                return Err(InputError(format!(
                     "table `{table_name}` takes no priority (it has only exact and lpm fields)"
                 )));
             }
@@ -240,7 +237,7 @@ fn field_match(
     kind: MatchType,
     text: &KeyText,
 ) -> Result<FieldMatchType, String> {
-    use janus_ctrl::proto::p4::v1::field_match as fm;
+    use crate::proto::p4::v1::field_match as fm;
     let w = schema::width(f.bitwidth);
     let fit = |bytes: Vec<u8>| -> Result<Vec<u8>, String> {
         value::fit(&bytes, w).ok_or_else(|| format!("the value is wider than {w} bits"))
@@ -319,13 +316,13 @@ pub fn resolve_action(
     schema: &Schema,
     table: &cfg::Table,
     a: &ActionSpec,
-) -> Result<p4::TableAction, ClientError> {
+) -> Result<p4::TableAction, InputError> {
     let action = schema.table_action(table, &a.name)?;
     let name = schema::shown(action.preamble.as_ref());
     let mut params = Vec::new();
     for p in &action.params {
         let Some((_, text)) = a.args.iter().find(|(n, _)| *n == p.name) else {
-            return Err(ClientError::Usage(format!(
+            return Err(InputError(format!(
                 "action `{name}` needs `{}=VALUE` ({} bits)",
                 p.name, p.bitwidth
             )));
@@ -338,7 +335,7 @@ pub fn resolve_action(
                 .map(|b| value::canonical(&b))
                 .map_err(|e| e.to_string()),
         }
-        .map_err(|e| ClientError::Usage(format!("parameter `{}` of `{name}`: {e}", p.name)))?;
+        .map_err(|e| InputError(format!("parameter `{}` of `{name}`: {e}", p.name)))?;
         params.push(p4::action::Param {
             param_id: p.id,
             value: v,
@@ -350,7 +347,7 @@ pub fn resolve_action(
         .find(|(n, _)| !action.params.iter().any(|p| p.name == *n))
     {
         let known: Vec<&str> = action.params.iter().map(|p| p.name.as_str()).collect();
-        return Err(ClientError::Usage(format!(
+        return Err(InputError(format!(
             "action `{name}` has no parameter `{extra}` (it has: {})",
             if known.is_empty() {
                 "none".to_string()
