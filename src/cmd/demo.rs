@@ -32,8 +32,11 @@ use janus_ctrl::server::{P4RuntimeService, SwitchHandle};
 use janus_engine::target::Target;
 use janus_nic::ports::{CPU_PORT, is_uplink, is_vf};
 use janus_p4::driver::{Compilation, Options, compile_file};
+use janus_packet::{
+    ArpOp, Body, Frame, Transport, VXLAN_PORT, Vxlan, arp_frame, ether_type, ethernet_frame,
+    ip_protocol,
+};
 use janus_pcap::{Writer, WriterConfig};
-use janus_wire::checksum::{Checksum, internet_checksum};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::BufWriter;
@@ -225,109 +228,46 @@ fn ip_text(ip: &[u8]) -> String {
 
 const PAYLOAD: &[u8] = b"janus demo";
 
-/// The TCP/UDP checksum of `segment` (checksum field zero) over the IPv4
-/// pseudo-header.
-fn l4_checksum(src: Ip4, dst: Ip4, proto: u8, segment: &[u8]) -> u16 {
-    Checksum::new()
-        .add(&src)
-        .add(&dst)
-        .add(&[0, proto])
-        .add_u16(segment.len() as u16)
-        .add(segment)
-        .finish()
+/// An IPv4 packet (identification 1, DF, TTL 64) carrying a TCP or UDP
+/// segment with `payload`.
+fn ipv4(src: Ip4, dst: Ip4, l4: Transport, payload: &[u8]) -> Vec<u8> {
+    // The demo's payloads are a few bytes: they always fit.
+    janus_packet::ipv4_packet(src, dst, l4, payload).unwrap_or_default()
 }
 
-#[derive(Clone, Copy)]
-enum L4 {
-    Udp(u16, u16),
-    Tcp(u16, u16),
+const fn udp_ports(src: u16, dst: u16) -> Transport {
+    Transport::Udp { src, dst }
 }
 
-/// An IPv4 packet (TTL 64, DF) carrying a TCP or UDP segment with `payload`.
-fn ipv4(src: Ip4, dst: Ip4, l4: L4, payload: &[u8]) -> Vec<u8> {
-    let (proto, mut segment) = match l4 {
-        L4::Udp(sport, dport) => {
-            let mut s = Vec::new();
-            s.extend_from_slice(&sport.to_be_bytes());
-            s.extend_from_slice(&dport.to_be_bytes());
-            s.extend_from_slice(&((8 + payload.len()) as u16).to_be_bytes());
-            s.extend_from_slice(&[0, 0]);
-            (17u8, s)
-        }
-        L4::Tcp(sport, dport) => {
-            let mut s = Vec::new();
-            s.extend_from_slice(&sport.to_be_bytes());
-            s.extend_from_slice(&dport.to_be_bytes());
-            s.extend_from_slice(&1u32.to_be_bytes()); // sequence number
-            s.extend_from_slice(&1u32.to_be_bytes()); // acknowledgement
-            s.extend_from_slice(&[0x50, 0x18]); // 20-byte header, PSH ACK
-            s.extend_from_slice(&0xffffu16.to_be_bytes()); // window
-            s.extend_from_slice(&[0, 0, 0, 0]); // checksum, urgent pointer
-            (6u8, s)
-        }
-    };
-    segment.extend_from_slice(payload);
-    let at = if proto == 17 { 6 } else { 16 };
-    let mut sum = l4_checksum(src, dst, proto, &segment);
-    if proto == 17 && sum == 0 {
-        sum = 0xffff;
-    }
-    segment[at..at + 2].copy_from_slice(&sum.to_be_bytes());
-    let mut ip = vec![0x45, 0];
-    ip.extend_from_slice(&((20 + segment.len()) as u16).to_be_bytes());
-    ip.extend_from_slice(&[0, 1, 0x40, 0, 64, proto, 0, 0]);
-    ip.extend_from_slice(&src);
-    ip.extend_from_slice(&dst);
-    let sum = internet_checksum(&ip);
-    ip[10..12].copy_from_slice(&sum.to_be_bytes());
-    ip.extend_from_slice(&segment);
-    ip
-}
-
-fn ethernet(dst: Mac, src: Mac, ether_type: u16, payload: &[u8]) -> Vec<u8> {
-    let mut f = Vec::with_capacity(14 + payload.len());
-    f.extend_from_slice(&dst);
-    f.extend_from_slice(&src);
-    f.extend_from_slice(&ether_type.to_be_bytes());
-    f.extend_from_slice(payload);
-    f
+const fn tcp_ports(src: u16, dst: u16) -> Transport {
+    Transport::Tcp { src, dst }
 }
 
 /// An IPv4 frame.
 fn ip_frame(dst: Mac, src: Mac, ip: &[u8]) -> Vec<u8> {
-    ethernet(dst, src, 0x0800, ip)
+    ethernet_frame(dst, src, ether_type::IPV4, ip)
 }
 
 /// An IPv4 frame with an 802.1Q tag.
 fn tagged_ip_frame(dst: Mac, src: Mac, vid: u16, ip: &[u8]) -> Vec<u8> {
-    let mut tag = vid.to_be_bytes().to_vec();
-    tag.extend_from_slice(&0x0800u16.to_be_bytes());
-    tag.extend_from_slice(ip);
-    ethernet(dst, src, 0x8100, &tag)
-}
-
-/// An ARP frame (1 request, 2 reply).
-fn arp_frame(dst: Mac, src: Mac, oper: u16, sender: (Mac, Ip4), target: (Mac, Ip4)) -> Vec<u8> {
-    let mut a = vec![0, 1, 8, 0, 6, 4];
-    a.extend_from_slice(&oper.to_be_bytes());
-    a.extend_from_slice(&sender.0);
-    a.extend_from_slice(&sender.1);
-    a.extend_from_slice(&target.0);
-    a.extend_from_slice(&target.1);
-    ethernet(dst, src, 0x0806, &a)
+    // The demo's VLAN ids are 12 bits.
+    janus_packet::tagged_frame(dst, src, vid, ether_type::IPV4, ip).unwrap_or_default()
 }
 
 /// A VXLAN header with `vni` followed by `inner`.
 fn vxlan(vni: u32, inner: &[u8]) -> Vec<u8> {
-    let mut v = vec![0x08, 0, 0, 0];
-    v.extend_from_slice(&(vni << 8).to_be_bytes());
-    v.extend_from_slice(inner);
-    v
+    // The demo's VNIs are 24 bits.
+    janus_packet::vxlan_payload(vni, inner).unwrap_or_default()
 }
 
 /// What a remote VTEP sends to this NIC on `uplink`: `inner` in VXLAN.
 fn from_remote_vtep(uplink: usize, remote: Ip4, vni: u32, inner: &[u8]) -> Vec<u8> {
-    let ip = ipv4(remote, LOCAL_VTEP, L4::Udp(50123, 4789), &vxlan(vni, inner));
+    let ip = ipv4(
+        remote,
+        LOCAL_VTEP,
+        udp_ports(50123, VXLAN_PORT),
+        &vxlan(vni, inner),
+    );
     ip_frame(UPLINK_MAC[uplink], TOR_MAC[uplink], &ip)
 }
 
@@ -339,70 +279,51 @@ fn be16(b: &[u8], at: usize) -> Option<u16> {
     Some(u16::from_be_bytes([*b.get(at)?, *b.get(at + 1)?]))
 }
 
-/// Offset and EtherType of what follows the Ethernet header (and one VLAN
-/// tag, whose id is returned).
-fn l2(frame: &[u8]) -> Option<(usize, u16, Option<u16>)> {
-    let et = be16(frame, 12)?;
-    if et == 0x8100 {
-        Some((18, be16(frame, 16)?, Some(be16(frame, 14)? & 0x0fff)))
-    } else {
-        Some((14, et, None))
-    }
-}
-
-/// The inner frame of a VXLAN frame, with its VNI and outer addresses.
-fn vxlan_parts(frame: &[u8]) -> Option<(u32, Ip4, Ip4, u16, &[u8])> {
-    let (at, et, _) = l2(frame)?;
-    let ip = frame.get(at..)?;
-    if et != 0x0800 || ip.len() < 20 || ip[0] != 0x45 || ip[9] != 17 || be16(ip, 22)? != 4789 {
-        return None;
-    }
-    let vni = u32::from_be_bytes(ip.get(32..36)?.try_into().ok()?) >> 8;
-    let src = ip[12..16].try_into().ok()?;
-    let dst = ip[16..20].try_into().ok()?;
-    Some((vni, src, dst, be16(ip, 20)?, ip.get(36..)?))
+/// The VXLAN packet a frame carries, if it does.
+fn vxlan_of(frame: &[u8]) -> Option<Vxlan<'_>> {
+    Frame::parse(frame)?.vxlan()
 }
 
 /// `UDP 10.1.0.2:5000 > 10.1.0.3:6000 (dst MAC VF3)` and the like.
 fn describe(frame: &[u8]) -> String {
-    let Some((at, et, vlan)) = l2(frame) else {
+    let Some(f) = Frame::parse(frame) else {
         return format!("{} bytes", frame.len());
     };
-    let dst = mac_text(&frame[0..6]);
-    let tag = vlan.map_or(String::new(), |v| format!("VLAN {v}, "));
-    let body = &frame[at..];
-    let what = match et {
-        0x0806 if body.len() >= 28 => {
-            let (smac, sip, tip) = (&body[8..14], &body[14..18], &body[24..28]);
-            match be16(body, 6) {
-                Some(1) => format!("ARP who-has {} tell {}", ip_text(tip), ip_text(sip)),
-                Some(2) => format!("ARP {} is-at {}", ip_text(sip), mac_text(smac)),
-                _ => "ARP".to_string(),
-            }
-        }
-        0x0800 if body.len() >= 20 => {
-            let (src, dst_ip) = (ip_text(&body[12..16]), ip_text(&body[16..20]));
-            let ports = |b: &[u8]| -> String {
-                match (be16(b, 20), be16(b, 22)) {
-                    (Some(s), Some(d)) => format!("{src}:{s} > {dst_ip}:{d}"),
-                    _ => format!("{src} > {dst_ip}"),
-                }
+    let tag = f.vlan.map_or(String::new(), |v| format!("VLAN {v}, "));
+    let what = match &f.body {
+        Body::Arp(a) => match a.operation {
+            1 => format!(
+                "ARP who-has {} tell {}",
+                ip_text(&a.target.1),
+                ip_text(&a.sender.1)
+            ),
+            2 => format!(
+                "ARP {} is-at {}",
+                ip_text(&a.sender.1),
+                mac_text(&a.sender.0)
+            ),
+            _ => "ARP".to_string(),
+        },
+        Body::Ipv4(ip) => {
+            let (src, dst) = (ip_text(&ip.src), ip_text(&ip.dst));
+            let ports = match ip.ports {
+                Some((s, d)) => format!("{src}:{s} > {dst}:{d}"),
+                None => format!("{src} > {dst}"),
             };
-            match body[9] {
-                17 if be16(body, 22) == Some(4789) => match vxlan_parts(frame) {
-                    Some((vni, ..)) => format!("VXLAN VNI {vni} {src} > {dst_ip}"),
-                    None => format!("UDP {}", ports(body)),
+            match ip.protocol {
+                ip_protocol::UDP => match f.vxlan() {
+                    Some(v) => format!("VXLAN VNI {} {src} > {dst}", v.vni),
+                    None => format!("UDP {ports}"),
                 },
-                17 => format!("UDP {}", ports(body)),
-                6 => format!("TCP {}", ports(body)),
-                p => format!("IPv4 protocol {p} {src} > {dst_ip}"),
+                ip_protocol::TCP => format!("TCP {ports}"),
+                p => format!("IPv4 protocol {p} {src} > {dst}"),
             }
         }
-        other => format!("EtherType 0x{other:04x}"),
+        Body::Other => format!("EtherType 0x{:04x}", f.ether_type),
     };
-    let mut text = format!("{tag}{what} (dst MAC {dst})");
-    if let Some((_, _, _, _, inner)) = vxlan_parts(frame) {
-        text.push_str(&format!(" carrying [{}]", describe(inner)));
+    let mut text = format!("{tag}{what} (dst MAC {})", mac_text(&f.dst));
+    if let Some(v) = f.vxlan() {
+        text.push_str(&format!(" carrying [{}]", describe(v.inner)));
     }
     text
 }
@@ -419,11 +340,7 @@ fn describe_sent(port: u32, frame: &[u8]) -> String {
 
 /// The IPv4 TTL of a frame, if it is IPv4.
 fn ttl(frame: &[u8]) -> Option<u8> {
-    let (at, et, _) = l2(frame)?;
-    if et != 0x0800 {
-        return None;
-    }
-    frame.get(at + 8).copied()
+    Frame::parse(frame)?.ipv4().map(|ip| ip.ttl)
 }
 
 /// How `out` (sent on `out_port`) relates to `sent` (sent into `in_port`).
@@ -431,8 +348,8 @@ fn describe_delivery(in_port: u32, sent: &[u8], out_port: u32, out: &[u8]) -> St
     // What the tenant frame was when it entered the pipeline.
     let (tenant_frame, came_in) = if in_port == CPU_PORT && sent.len() >= 2 {
         (&sent[2..], "packet_out header removed")
-    } else if let Some(parts) = vxlan_parts(sent).filter(|_| is_uplink(in_port)) {
-        (parts.4, "VXLAN removed")
+    } else if let Some(v) = vxlan_of(sent).filter(|_| is_uplink(in_port)) {
+        (v.inner, "VXLAN removed")
     } else {
         (sent, "")
     };
@@ -464,12 +381,14 @@ fn describe_delivery(in_port: u32, sent: &[u8], out_port: u32, out: &[u8]) -> St
         );
     }
     if is_uplink(out_port) {
-        if let Some((vni, src, dst, sport, inner)) = vxlan_parts(out) {
+        if let Some(v) = vxlan_of(out) {
             return format!(
-                "VXLAN VNI {vni}, {} > {}, UDP source port {sport}; inner frame {}",
-                ip_text(&src),
-                ip_text(&dst),
-                change(inner)
+                "VXLAN VNI {}, {} > {}, UDP source port {}; inner frame {}",
+                v.vni,
+                ip_text(&v.src),
+                ip_text(&v.dst),
+                v.udp_src_port,
+                change(v.inner)
             );
         }
         return format!("not VXLAN: {}", describe(out));
@@ -525,8 +444,8 @@ struct Scenario {
 }
 
 fn scenarios() -> Vec<Scenario> {
-    let udp = |src: Ip4, dst: Ip4| ipv4(src, dst, L4::Udp(5000, 6000), PAYLOAD);
-    let tcp = |src: Ip4, dst: Ip4, dport: u16| ipv4(src, dst, L4::Tcp(40000, dport), PAYLOAD);
+    let udp = |src: Ip4, dst: Ip4| ipv4(src, dst, udp_ports(5000, 6000), PAYLOAD);
+    let tcp = |src: Ip4, dst: Ip4, dport: u16| ipv4(src, dst, tcp_ports(40000, dport), PAYLOAD);
     let inside = "Traffic inside a tenant";
     let across = "Attempts to cross tenants";
     let spoof = "Spoofing";
@@ -536,7 +455,7 @@ fn scenarios() -> Vec<Scenario> {
     packet_out.extend(arp_frame(
         VF2_MAC,
         A_GW_MAC,
-        2,
+        ArpOp::Reply,
         (A_GW_MAC, A_GW_IP),
         (VF2_MAC, VF2_IP),
     ));
@@ -578,7 +497,7 @@ fn scenarios() -> Vec<Scenario> {
                 &ip_frame(
                     VF5_MAC,
                     B_REMOTE_MAC,
-                    &ipv4(B_REMOTE_IP, VF5_IP, L4::Udp(53, 40002), PAYLOAD),
+                    &ipv4(B_REMOTE_IP, VF5_IP, udp_ports(53, 40002), PAYLOAD),
                 ),
             ),
             expect: Expect::To(5),
@@ -610,7 +529,7 @@ fn scenarios() -> Vec<Scenario> {
                 &ipv4(
                     VF2_IP,
                     LOCAL_VTEP,
-                    L4::Udp(50000, 4789),
+                    udp_ports(50000, 4789),
                     &vxlan(
                         TENANT_B.vni,
                         &ip_frame(VF4_MAC, B_REMOTE_MAC, &udp(B_REMOTE_IP, VF4_IP)),
@@ -687,7 +606,7 @@ fn scenarios() -> Vec<Scenario> {
             frame: arp_frame(
                 BROADCAST,
                 VF3_MAC,
-                2,
+                ArpOp::Reply,
                 (VF3_MAC, A_GW_IP),
                 (BROADCAST, A_GW_IP),
             ),
@@ -725,7 +644,13 @@ fn scenarios() -> Vec<Scenario> {
             what: "tenant A VF2 asks \"who has 10.1.0.1?\" (its gateway): punted to the \
                    CPU, which answers for the gateway",
             port: 2,
-            frame: arp_frame(BROADCAST, VF2_MAC, 1, (VF2_MAC, VF2_IP), ([0; 6], A_GW_IP)),
+            frame: arp_frame(
+                BROADCAST,
+                VF2_MAC,
+                ArpOp::Request,
+                (VF2_MAC, VF2_IP),
+                ([0; 6], A_GW_IP),
+            ),
             expect: Expect::Cpu(1),
         },
         Scenario {
@@ -740,7 +665,13 @@ fn scenarios() -> Vec<Scenario> {
             section: cpu,
             what: "tenant B VF4 asks \"who has 10.2.0.1?\": B's gateway, punted too",
             port: 4,
-            frame: arp_frame(BROADCAST, VF4_MAC, 1, (VF4_MAC, VF4_IP), ([0; 6], B_GW_IP)),
+            frame: arp_frame(
+                BROADCAST,
+                VF4_MAC,
+                ArpOp::Request,
+                (VF4_MAC, VF4_IP),
+                ([0; 6], B_GW_IP),
+            ),
             expect: Expect::Cpu(1),
         },
     ]
@@ -1006,7 +937,7 @@ fn matches(expect: Expect, in_port: u32, o: &Outcome) -> bool {
     match (expect, o.outputs.as_slice()) {
         (Expect::To(p), [(q, _)]) => no_drops && p == *q,
         (Expect::Vxlan { uplink, vni }, [(q, out)]) => {
-            no_drops && uplink == *q && vxlan_parts(out).is_some_and(|v| v.0 == vni)
+            no_drops && uplink == *q && vxlan_of(out).is_some_and(|v| v.vni == vni)
         }
         (Expect::Cpu(r), [(q, out)]) => {
             no_drops
@@ -1070,7 +1001,7 @@ fn short_fate(o: &Outcome) -> String {
         .map(|(p, out)| {
             if *p == CPU_PORT && out.len() >= 3 {
                 format!("to CPU (port {p}), packet_in reason {}", out[2])
-            } else if let Some((vni, ..)) = vxlan_parts(out).filter(|_| is_uplink(*p)) {
+            } else if let Some(Vxlan { vni, .. }) = vxlan_of(out).filter(|_| is_uplink(*p)) {
                 format!("out of port {p} (uplink {p}), VXLAN VNI {vni}")
             } else {
                 format!("delivered to port {p}")

@@ -12,10 +12,10 @@
 //!    has a gateway and a VF).
 
 use crate::config::FirmwareConfig;
-use crate::slowpath::packet::{arp_request, is_arp_reply};
 use janus_ctrl::proto::p4::v1 as p4;
 use janus_ctrl::proto::p4::v1::p4_runtime_client::P4RuntimeClient;
 use janus_ctrl::server::SwitchHandle;
+use janus_packet::neighbor::{arp_request, is_arp_reply};
 use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::sync::mpsc;

@@ -4,12 +4,12 @@
 //! agent answers them with the gateway MAC from the firmware
 //! configuration, as PacketOuts out of the VF the request came from.
 //!
-//! - [`packet`]: zero-copy views of the requests, and the replies;
+//! - the requests and the replies are `janus_packet::neighbor`'s views and
+//!   builders;
 //! - [`responder`]: request in, reply out, no I/O;
 //! - [`agent`]: the P4Runtime client (its own roles, PacketIn filters).
 
 pub mod agent;
-pub mod packet;
 pub mod responder;
 
 pub use agent::{AgentConfig, AgentError, SlowPath};

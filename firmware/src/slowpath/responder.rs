@@ -1,9 +1,10 @@
 //! What the slow path answers, without any I/O: a punted frame, the VF it
 //! came from and the punt reason in, the reply frame out (or why none).
 
-use super::packet::{ArpRequest, Mac, NeighborSolicitation};
 use crate::config::FirmwareConfig;
 use janus_nic::ports::punt;
+use janus_packet::Mac;
+use janus_packet::neighbor::{ArpRequest, NeighborSolicitation};
 use std::collections::BTreeMap;
 use std::net::{Ipv4Addr, Ipv6Addr};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -122,7 +123,7 @@ impl Responder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::slowpath::packet::{arp_request, is_arp_reply};
+    use janus_packet::neighbor::{arp_request, is_arp_reply};
 
     fn responder() -> Responder {
         let gw = GatewayAddr {

@@ -16,9 +16,9 @@
 
 use crate::config::FirmwareConfig;
 use crate::runtime::recorder::Frame;
-use crate::slowpath::packet::arp_request;
 use janus_ctrl::device::ForwardingPipeline;
-use janus_wire::checksum::internet_checksum;
+use janus_packet::neighbor::arp_request;
+use janus_packet::{Transport, ether_type, ethernet_frame, ipv4_packet};
 use std::collections::BTreeSet;
 use std::net::Ipv4Addr;
 
@@ -121,30 +121,17 @@ pub fn synthetic(config: &FirmwareConfig) -> Vec<Frame> {
     frames
 }
 
-/// An Ethernet/IPv4/UDP frame with a 18-byte payload.
-pub fn udp(from: ([u8; 6], Ipv4Addr), to: ([u8; 6], Ipv4Addr)) -> Vec<u8> {
-    const PAYLOAD: usize = 18;
-    let mut f = Vec::with_capacity(14 + 20 + 8 + PAYLOAD);
-    f.extend_from_slice(&to.0);
-    f.extend_from_slice(&from.0);
-    f.extend_from_slice(&0x0800u16.to_be_bytes());
-    let total = (20 + 8 + PAYLOAD) as u16;
-    let mut ip = [0u8; 20];
-    ip[0] = 0x45;
-    ip[2..4].copy_from_slice(&total.to_be_bytes());
-    ip[8] = 64;
-    ip[9] = 17;
-    ip[12..16].copy_from_slice(&from.1.octets());
-    ip[16..20].copy_from_slice(&to.1.octets());
-    let sum = internet_checksum(&ip);
-    ip[10..12].copy_from_slice(&sum.to_be_bytes());
-    f.extend_from_slice(&ip);
-    f.extend_from_slice(&40000u16.to_be_bytes());
-    f.extend_from_slice(&9000u16.to_be_bytes());
-    f.extend_from_slice(&((8 + PAYLOAD) as u16).to_be_bytes());
-    f.extend_from_slice(&[0, 0]);
-    f.extend_from_slice(&[0x4A; PAYLOAD]);
-    f
+/// An Ethernet/IPv4/UDP frame with an 18-byte payload, from port 40000
+/// to port 9000.
+fn udp(from: ([u8; 6], Ipv4Addr), to: ([u8; 6], Ipv4Addr)) -> Vec<u8> {
+    const PAYLOAD: [u8; 18] = [0x4A; 18];
+    let transport = Transport::Udp {
+        src: 40000,
+        dst: 9000,
+    };
+    // 18 bytes always fit an IPv4 packet.
+    let ip = ipv4_packet(from.1.octets(), to.1.octets(), transport, &PAYLOAD).unwrap_or_default();
+    ethernet_frame(to.0, from.0, ether_type::IPV4, &ip)
 }
 
 fn ports(pipeline: &mut ForwardingPipeline, port: u32, frame: &[u8]) -> Vec<u32> {
