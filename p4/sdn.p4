@@ -48,25 +48,25 @@ const bit<32> VXLAN_SPORT_RANGE = 16384;
 const bit<32> TENANT_COUNT = 4096;
 
 /* Drop reasons: index of the `drops` counters (ingress and egress). */
-const bit<8> DROP_BAD_CHECKSUM    = 1;   // an IPv4 header checksum is wrong
-const bit<8> DROP_UNKNOWN_VF      = 2;   // the VF is not assigned to a tenant
-const bit<8> DROP_SPOOFED_SOURCE  = 3;   // source MAC/IP not assigned to the VF
-const bit<8> DROP_VF_TO_MGMT      = 4;   // a VF addressed the management network
-const bit<8> DROP_VF_TO_CPU       = 5;   // a VF's frame would reach the CPU port
-const bit<8> DROP_METER_RED       = 6;   // over the VF's rate limit
-const bit<8> DROP_NOT_OVERLAY     = 7;   // uplink frame: not VXLAN to our VTEP, not management
-const bit<8> DROP_UNKNOWN_VNI     = 8;   // uplink VXLAN with a VNI of no tenant
-const bit<8> DROP_SECURITY_GROUP  = 9;   // denied by the tenant's security group
-const bit<8> DROP_L2_MISS         = 10;  // no MAC entry in the tenant's VNI
+const bit<8> DROP_BAD_CHECKSUM    = 1;   // bad IPv4 checksum
+const bit<8> DROP_UNKNOWN_VF      = 2;   // unknown VF
+const bit<8> DROP_SPOOFED_SOURCE  = 3;   // spoofed source
+const bit<8> DROP_VF_TO_MGMT      = 4;   // VF to management network
+const bit<8> DROP_VF_TO_CPU       = 5;   // VF to CPU port
+const bit<8> DROP_METER_RED       = 6;   // over the VF's rate (meter RED)
+const bit<8> DROP_NOT_OVERLAY     = 7;   // not overlay traffic
+const bit<8> DROP_UNKNOWN_VNI     = 8;   // unknown VNI
+const bit<8> DROP_SECURITY_GROUP  = 9;   // security group
+const bit<8> DROP_L2_MISS         = 10;  // L2 miss (no MAC entry in the tenant)
 const bit<8> DROP_NO_ROUTE        = 11;  // no route in the tenant's VRF
-const bit<8> DROP_TTL_EXPIRED     = 12;  // routed with TTL 0 or 1
-const bit<8> DROP_IP_OPTIONS      = 13;  // routed IPv4 with options (not supported)
-const bit<8> DROP_NO_TUNNEL       = 14;  // remote destination with no tunnel entry
-const bit<8> DROP_HAIRPIN         = 15;  // uplink frame that would go back to an uplink
-const bit<8> DROP_BAD_OUTPUT_PORT = 16;  // local destination not a VF, tunnel not on an uplink
-const bit<8> DROP_BAD_PACKET_OUT  = 17;  // packet_out naming the CPU or drop port
-const bit<8> DROP_TENANT_MISMATCH = 18;  // egress: the VF belongs to another tenant
-const bit<8> DROP_NO_VTEP_SOURCE  = 19;  // egress: uplink without a VTEP address
+const bit<8> DROP_TTL_EXPIRED     = 12;  // TTL expired
+const bit<8> DROP_IP_OPTIONS      = 13;  // IPv4 options
+const bit<8> DROP_NO_TUNNEL       = 14;  // no tunnel
+const bit<8> DROP_HAIRPIN         = 15;  // hairpin (uplink to uplink)
+const bit<8> DROP_BAD_OUTPUT_PORT = 16;  // bad output port
+const bit<8> DROP_BAD_PACKET_OUT  = 17;  // bad packet_out
+const bit<8> DROP_TENANT_MISMATCH = 18;  // tenant mismatch (egress owner check)
+const bit<8> DROP_NO_VTEP_SOURCE  = 19;  // no VTEP source
 const bit<32> DROP_REASON_COUNT   = 32;
 
 /* Meter colours written by execute_meter. */

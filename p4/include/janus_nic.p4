@@ -64,8 +64,8 @@ header nic_packet_out_t {
 }
 
 /* packet_in reason codes. */
-const bit<8> NIC_PUNT_ARP_GATEWAY = 1;  // ARP for a tenant's gateway IPv4 address
-const bit<8> NIC_PUNT_ND_GATEWAY  = 2;  // IPv6 NS/NA for a tenant's gateway address
-const bit<8> NIC_PUNT_MANAGEMENT  = 3;  // management traffic from an uplink
+const bit<8> NIC_PUNT_ARP_GATEWAY = 1;  // ARP for the gateway
+const bit<8> NIC_PUNT_ND_GATEWAY  = 2;  // neighbor discovery for the gateway
+const bit<8> NIC_PUNT_MANAGEMENT  = 3;  // management traffic
 
 #endif /* JANUS_NIC_P4 */

@@ -12,6 +12,7 @@ pub mod keys;
 pub mod nic;
 pub mod nic_run;
 pub mod p4;
+mod program_codes;
 pub mod sim;
 pub mod sim_run;
 pub mod switch;

@@ -25,6 +25,7 @@ mod report;
 mod scenarios;
 mod topology;
 
+use super::program_codes::Codes;
 use janus_host::sys::signal;
 use std::fmt::Display;
 use std::path::Path;
@@ -109,7 +110,7 @@ fn demo(tools: &needs::Tools) -> Result<bool, RealError> {
         tools,
         operator: &mut operator,
         exe: &exe,
-        reasons: scenarios::drop_reasons(&source),
+        reasons: Codes::read([source.as_str()], "DROP_"),
     };
     bench.run(&mut report)?;
     bench.counters(&mut report)?;

@@ -10,7 +10,7 @@ use super::needs::Tools;
 use super::operator::{Cells, Operator};
 use super::report::{Expect, Fate, Report};
 use super::topology::{A1, A2, B1, TENANTS, Topology, Vm};
-use std::collections::BTreeMap;
+use crate::cmd::program_codes::Codes;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -36,22 +36,13 @@ pub struct Bench<'a> {
     pub operator: &'a mut Operator,
     /// The `janus` executable (the P4Runtime client commands).
     pub exe: &'a Path,
-    /// Drop reason -> its name in the program (`DROP_L2_MISS` -> `l2 miss`).
-    pub reasons: BTreeMap<i64, String>,
+    /// The program's drop reasons (`DROP_L2_MISS` -> `l2 miss`).
+    pub reasons: Codes,
 }
 
-/// Drop reason names from the program's `const bit<8> DROP_NAME = N;`
-/// lines.
-pub fn drop_reasons(program: &str) -> BTreeMap<i64, String> {
-    program
-        .lines()
-        .filter_map(|l| {
-            let rest = l.trim().strip_prefix("const bit<8> DROP_")?;
-            let (name, value) = rest.split_once('=')?;
-            let value = value.split(';').next()?.trim().parse().ok()?;
-            Some((value, name.trim().to_lowercase().replace('_', " ")))
-        })
-        .collect()
+/// The name of drop reason `r` (a counter index).
+fn reason_name(reasons: &Codes, r: i64) -> &str {
+    u8::try_from(r).map_or("?", |r| reasons.name(r))
 }
 
 impl Bench<'_> {
@@ -71,7 +62,7 @@ impl Bench<'_> {
             for (cell_a, cell_b) in a.iter().zip(b) {
                 let n = cell_a.1 - cell_b.1;
                 if n > 0 {
-                    let reason = self.reasons.get(&cell_a.0).map_or("?", String::as_str);
+                    let reason = reason_name(&self.reasons, cell_a.0);
                     moved.push(format!("{n} in {stage}, reason {} ({reason})", cell_a.0));
                 }
             }
@@ -348,7 +339,7 @@ impl Bench<'_> {
         let drops = self.drops()?;
         for ((stage, _), cells) in DROPS.iter().zip(&drops) {
             for (reason, packets, _) in cells.iter().filter(|c| c.1 > 0) {
-                let name = self.reasons.get(reason).map_or("?", String::as_str);
+                let name = reason_name(&self.reasons, *reason);
                 println!("        {stage:<8} {reason:>2}  {name:<24} {packets:>6}");
             }
         }
@@ -370,16 +361,6 @@ fn received_mbits(out: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn drop_reasons_come_from_the_programs_constants() {
-        let text = "const bit<8> DROP_L2_MISS         = 10;  // no MAC entry\n\
-                    const bit<32> DROP_REASON_COUNT = 32;\nconst bit<8> DROP_X = 1;";
-        let r = drop_reasons(text);
-        assert_eq!(r.get(&10).map(String::as_str), Some("l2 miss"));
-        assert_eq!(r.get(&1).map(String::as_str), Some("x"));
-        assert_eq!(r.len(), 2);
-    }
 
     #[test]
     fn the_receivers_rate_is_read_from_iperf3s_summary() {
