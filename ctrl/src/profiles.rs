@@ -1255,29 +1255,11 @@ impl Profiles {
         if f.action_profile_id != 0 {
             self.profile_map(f.action_profile_id)?;
         }
-        if f.action_profile_id != 0 && f.member_id != 0 {
-            // One lookup: an update's capture reads one member.
-            let key = (f.action_profile_id, f.member_id);
-            return Ok(self
-                .members
-                .get(&key)
-                .map(|m| p4::Entity {
-                    entity: Some(p4::entity::Entity::ActionProfileMember(m.clone())),
-                })
-                .into_iter()
-                .collect());
-        }
-        Ok(self
-            .members
-            .iter()
-            .filter(|((p, m), _)| {
-                (f.action_profile_id == 0 || *p == f.action_profile_id)
-                    && (f.member_id == 0 || *m == f.member_id)
-            })
-            .map(|(_, m)| p4::Entity {
-                entity: Some(p4::entity::Entity::ActionProfileMember(m.clone())),
-            })
-            .collect())
+        Ok(read_keyed(
+            &self.members,
+            (f.action_profile_id, f.member_id),
+            p4::entity::Entity::ActionProfileMember,
+        ))
     }
 
     /// The groups a read asks for (profile id 0: every profile; group id
@@ -1289,29 +1271,37 @@ impl Profiles {
         if f.action_profile_id != 0 {
             self.profile_map(f.action_profile_id)?;
         }
-        if f.action_profile_id != 0 && f.group_id != 0 {
-            let key = (f.action_profile_id, f.group_id);
-            return Ok(self
-                .groups
-                .get(&key)
-                .map(|g| p4::Entity {
-                    entity: Some(p4::entity::Entity::ActionProfileGroup(g.clone())),
-                })
-                .into_iter()
-                .collect());
-        }
-        Ok(self
-            .groups
-            .iter()
-            .filter(|((p, g), _)| {
-                (f.action_profile_id == 0 || *p == f.action_profile_id)
-                    && (f.group_id == 0 || *g == f.group_id)
-            })
-            .map(|(_, g)| p4::Entity {
-                entity: Some(p4::entity::Entity::ActionProfileGroup(g.clone())),
-            })
-            .collect())
+        Ok(read_keyed(
+            &self.groups,
+            (f.action_profile_id, f.group_id),
+            p4::entity::Entity::ActionProfileGroup,
+        ))
     }
+}
+
+/// The entries of `written` a read of (profile, id) names, 0 a wildcard
+/// for either; one lookup when both are given (an update's capture reads
+/// one member or group).
+fn read_keyed<T: Clone>(
+    written: &BTreeMap<(u32, u32), T>,
+    (profile, id): (u32, u32),
+    wrap: impl Fn(T) -> p4::entity::Entity,
+) -> Vec<p4::Entity> {
+    let entity = |x: &T| p4::Entity {
+        entity: Some(wrap(x.clone())),
+    };
+    if profile != 0 && id != 0 {
+        return written
+            .get(&(profile, id))
+            .map(entity)
+            .into_iter()
+            .collect();
+    }
+    written
+        .iter()
+        .filter(|((p, i), _)| (profile == 0 || *p == profile) && (id == 0 || *i == id))
+        .map(|(_, x)| entity(x))
+        .collect()
 }
 
 fn profile_mut<'a>(
