@@ -16,4 +16,3 @@ mod program_codes;
 pub mod sim;
 pub mod sim_run;
 pub mod switch;
-mod switch_files;

@@ -9,26 +9,18 @@
 //! (`--nanolog ADDR`: PACKET_IN, PACKET_OUT, CONFIG_CHANGE). The
 //! option-by-option mapping is in docs/switch.md.
 
-use super::switch_files::FilePorts;
 use clap::{Args, Parser};
 use janus_ctrl::listen::{ServeConfig, serve_on};
-use janus_ctrl::server::{DEFAULT_CPU_PORT, P4RuntimeService, PacketSession};
+use janus_ctrl::server::{DEFAULT_CPU_PORT, P4RuntimeService};
 use janus_host::nanomsg::Endpoint;
 use janus_host::nanomsg::event_log::EventLog;
 use janus_host::nanomsg::packet::{Notice, PacketSocket};
-use janus_host::ports::{FrameQueue, PortEvent, PortSet};
+use janus_host::ports::{PortEvent, PortSet};
 use janus_host::sys::packet_ring::RingConfig;
+use janus_switch::{Captures, DROP_PORT, DataPlane, Events, FilePorts, Ports, Report};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
-
-/// bmv2's drop port, the only one Janus's v1model has.
-const DROP_PORT: u32 = 511;
-
-/// How long the data plane waits for frames before it looks at
-/// PacketOuts again.
-const POLL: Duration = Duration::from_millis(2);
 
 /// `janus switch [OPTIONS] [PROGRAM] [-- TARGET OPTIONS]`, as
 /// `simple_switch_grpc [options] <path to JSON config file> [-- target options]`.
@@ -447,14 +439,12 @@ pub fn run(args: SwitchArgs) -> ExitCode {
         captures,
         dump: args.dump_packet_data.unwrap_or(0),
         events,
+        report: Box::new(|r| match r {
+            Report::Port(e) => report(e),
+            Report::Nanomsg(n) => report_notice(n),
+        }),
     };
-    let mut listed = plane.ports.describe();
-    if let Some(e) = &plane.events {
-        listed.push_str(&format!(
-            ", event log (nanomsg PUB) on {}",
-            e.log.socket().endpoint()
-        ));
-    }
+    let listed = plane.describe();
     if let Err(e) = std::thread::Builder::new()
         .name("janus-dataplane".into())
         .spawn(move || plane.run())
@@ -606,314 +596,11 @@ fn load_program(
     super::ctrl::initial_pipeline(path, &preprocess.options(), translations)
 }
 
-/// Each port's captures, `<iface>_in.pcap` and `<iface>_out.pcap`; over
-/// a nanomsg socket, `port<N>_in.pcap` and `port<N>_out.pcap`, made when
-/// the port's first packet goes through.
-struct Captures {
-    dir: PathBuf,
-    /// Whether a port without files gets them on its first packet.
-    lazy: bool,
-    /// Each port's input and output files (None once they failed).
-    files: Vec<(u32, Option<(Capture, Capture)>)>,
-}
-
-type Capture = janus_pcap::Writer<std::io::BufWriter<std::fs::File>>;
-
-impl Captures {
-    fn open(dir: &Path, ports: &Ports) -> Result<Captures, String> {
-        let mut captures = Captures {
-            dir: dir.to_path_buf(),
-            lazy: matches!(ports, Ports::Socket(_)),
-            files: Vec::new(),
-        };
-        let named: Vec<(u32, &str)> = match ports {
-            Ports::Rings(rings) => rings.list().collect(),
-            Ports::Files(files) => files.list().collect(),
-            Ports::Socket(_) => Vec::new(),
-        };
-        for (port, iface) in named {
-            let pair = captures.pair(iface)?;
-            captures.files.push((port, Some(pair)));
-        }
-        Ok(captures)
-    }
-
-    fn pair(&self, stem: &str) -> Result<(Capture, Capture), String> {
-        let file = |name: String| -> Result<Capture, String> {
-            let path = self.dir.join(&name);
-            let f = std::fs::File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            janus_pcap::Writer::new(std::io::BufWriter::new(f), Default::default())
-                .map_err(|e| format!("{}: {e}", path.display()))
-        };
-        Ok((
-            file(format!("{stem}_in.pcap"))?,
-            file(format!("{stem}_out.pcap"))?,
-        ))
-    }
-
-    fn write(&mut self, port: u32, input: bool, frame: &[u8]) {
-        if self.lazy && !self.files.iter().any(|(p, _)| *p == port) {
-            let pair = self
-                .pair(&format!("port{port}"))
-                .map_err(|e| tracing::warn!(port, "pcap: {e}"))
-                .ok();
-            self.files.push((port, pair));
-        }
-        let Some((_, Some((i, o)))) = self.files.iter_mut().find(|(p, _)| *p == port) else {
-            return;
-        };
-        let w = if input { i } else { o };
-        if let Err(e) = w.write_packet(super::switch_files::wall_clock_ns(), frame) {
-            tracing::warn!(port, "pcap: {e}");
-        }
-    }
-
-    /// Makes what was written readable (tshark may be reading as we go).
-    fn flush(&mut self) {
-        for (i, o) in self.files.iter_mut().filter_map(|(_, f)| f.as_mut()) {
-            let _ = i.flush();
-            let _ = o.flush();
-        }
-    }
-}
-
-/// Where the switch's ports are.
-enum Ports {
-    /// Linux interfaces (`-i PORT@IFACE`).
-    Rings(PortSet),
-    /// One nanomsg PAIR socket for every port (`--packet-in ADDR`).
-    Socket(PacketSocket),
-    /// pcap files (`--use-files WAIT`).
-    Files(FilePorts),
-}
-
-impl Ports {
-    /// For the start-up line.
-    fn describe(&self) -> String {
-        match self {
-            Ports::Rings(p) => {
-                let listed: Vec<String> = p.list().map(|(p, i)| format!("{p}@{i}")).collect();
-                format!("ports [{}]", listed.join(", "))
-            }
-            Ports::Socket(s) => format!("every port over the nanomsg PAIR socket {}", s.endpoint()),
-            Ports::Files(f) => f.describe(),
-        }
-    }
-}
-
-/// The data plane's thread: ports in, the pipeline, ports out.
-struct DataPlane {
-    ports: Ports,
-    switch: janus_ctrl::server::SwitchHandle,
-    packet_outs: tokio::sync::mpsc::Receiver<(u32, Vec<u8>)>,
-    captures: Option<Captures>,
-    /// Bytes of each packet to log (`--dump-packet-data`).
-    dump: usize,
-    /// The event log (`--nanolog`), if any.
-    events: Option<Events>,
-}
-
-/// The event log's state in the data plane: packet ids, the ids of the
-/// frames queued to go out, the pipeline last seen.
-struct Events {
-    log: EventLog,
-    /// The next packet's id (from 0; one per packet received on a port,
-    /// and one per frame a PacketOut sends).
-    next_packet: u64,
-    /// (packet id, copy id) of each frame in the round's output queue,
-    /// in its order.
-    out_ids: Vec<(u64, u64)>,
-    /// The pipeline generation last seen (None: not looked yet).
-    pipeline: Option<u64>,
-}
-
-impl Events {
-    fn new(log: EventLog) -> Events {
-        Events {
-            log,
-            next_packet: 0,
-            out_ids: Vec::new(),
-            pipeline: None,
-        }
-    }
-
-    fn next_id(&mut self) -> u64 {
-        let id = self.next_packet;
-        self.next_packet += 1;
-        id
-    }
-
-    /// Publishes CONFIG_CHANGE when the installed pipeline is not the one
-    /// last seen (the program given at start-up or restored from
-    /// `--state`, then every SetForwardingPipelineConfig that commits).
-    fn look_at_pipeline(&mut self, switch: &janus_ctrl::server::SwitchHandle) {
-        let generation = switch.pipeline_generation();
-        if generation > 0 && Some(generation) != self.pipeline {
-            self.log.config_change();
-        }
-        self.pipeline = Some(generation);
-    }
-}
-
-impl DataPlane {
-    fn run(mut self) {
-        let mut out = FrameQueue::default();
-        loop {
-            if let Some(e) = self.events.as_mut() {
-                e.look_at_pipeline(&self.switch);
-            }
-            let mut input = Input {
-                captures: &mut self.captures,
-                dump: self.dump,
-                events: self.events.as_mut(),
-            };
-            let switch = &self.switch;
-            let mut n = 0;
-            match &mut self.ports {
-                Ports::Rings(rings) => {
-                    match rings.wait(POLL) {
-                        Ok(events) => report(events),
-                        Err(e) => {
-                            tracing::error!("the data plane cannot poll its ports: {e}");
-                            return;
-                        }
-                    }
-                    // One lock for the round's batch.
-                    let mut session = switch.session();
-                    rings.drain(|port, frame| {
-                        n += usize::from(input.run(&mut session, port, frame, &mut out));
-                    });
-                }
-                // A lock per packet: the wait for input holds none.
-                Ports::Socket(socket) => {
-                    for notice in socket.poll(POLL, |port, frame| {
-                        n += usize::from(input.run(&mut switch.session(), port, frame, &mut out));
-                    }) {
-                        report_notice(notice);
-                    }
-                }
-                Ports::Files(files) => files.poll(POLL, |port, frame| {
-                    n += usize::from(input.run(&mut switch.session(), port, frame, &mut out));
-                }),
-            }
-            let received = n;
-            while let Ok((port, frame)) = self.packet_outs.try_recv() {
-                out.push(port, &frame);
-                if let Some(e) = self.events.as_mut() {
-                    let id = e.next_id();
-                    e.out_ids.push((id, 0));
-                }
-            }
-            let wrote = received > 0 || !out.is_empty();
-            for (i, (port, frame)) in out.iter().enumerate() {
-                self.send(port, frame);
-                if let Some(e) = self.events.as_ref()
-                    && let Some(&(id, copy)) = e.out_ids.get(i)
-                {
-                    e.log.packet_out(id, copy, port);
-                }
-            }
-            out.clear();
-            if let Some(e) = self.events.as_mut() {
-                e.out_ids.clear();
-            }
-            if let Ports::Rings(rings) = &mut self.ports {
-                report(rings.flush());
-            }
-            if wrote && let Some(c) = self.captures.as_mut() {
-                c.flush();
-            }
-        }
-    }
-
-    /// Queues `frame` on `port` (captured and dumped first).
-    fn send(&mut self, port: u32, frame: &[u8]) {
-        if let Some(c) = self.captures.as_mut() {
-            c.write(port, false, frame);
-        }
-        if self.dump > 0 {
-            tracing::info!(port, data = %hex(frame, self.dump), "packet out");
-        }
-        match &mut self.ports {
-            Ports::Rings(rings) => {
-                if !rings.send(port, frame) {
-                    tracing::debug!(port, "no interface takes the packet: dropped");
-                }
-            }
-            Ports::Files(files) => {
-                if !files.send(port, frame) {
-                    tracing::debug!(port, "no file takes the packet: dropped");
-                }
-            }
-            Ports::Socket(socket) => match socket.send(port, frame) {
-                Ok(()) => {}
-                Err(janus_host::nanomsg::NnError::NoPeer) => {
-                    tracing::debug!(port, "no nanomsg peer takes the packet: dropped");
-                }
-                Err(e) => {
-                    tracing::warn!(port, "nanomsg: the packet is dropped: {e}");
-                }
-            },
-        }
-    }
-}
-
-/// What happens to each packet received before the pipeline.
-struct Input<'a> {
-    captures: &'a mut Option<Captures>,
-    dump: usize,
-    /// The event log: PACKET_IN here, the ids of what the packet sends.
-    events: Option<&'a mut Events>,
-}
-
-impl Input<'_> {
-    /// Captures, dumps and runs one received packet, queueing what the
-    /// pipeline sends on `out`; `false` when it is dropped unrun.
-    fn run(
-        &mut self,
-        session: &mut PacketSession<'_>,
-        port: u32,
-        frame: &[u8],
-        out: &mut FrameQueue,
-    ) -> bool {
-        if port > DROP_PORT {
-            tracing::warn!(
-                port,
-                "a packet on a port beyond 511 (not a v1model port): dropped"
-            );
-            return false;
-        }
-        if let Some(c) = self.captures.as_mut() {
-            c.write(port, true, frame);
-        }
-        if self.dump > 0 {
-            tracing::info!(port, data = %hex(frame, self.dump), "packet in");
-        }
-        match self.events.as_deref_mut() {
-            None => {
-                session.run(port, frame, &mut |p, f| out.push(p, f));
-            }
-            Some(events) => {
-                let id = events.next_id();
-                events.log.packet_in(id, port);
-                let mut copy = 0;
-                let ids = &mut events.out_ids;
-                session.run(port, frame, &mut |p, f| {
-                    out.push(p, f);
-                    ids.push((id, copy));
-                    copy += 1;
-                });
-            }
-        }
-        true
-    }
-}
-
-fn report(events: Vec<PortEvent>) {
-    for PortEvent::Down { port, iface, why } in events {
-        tracing::error!(port, %iface, "port down: {why}; the switch goes on without it");
-        eprintln!("janus switch: port {port} ({iface}) is down: {why}");
-    }
+/// A port going down: on stderr and in the log.
+fn report(event: PortEvent) {
+    let PortEvent::Down { port, iface, why } = event;
+    tracing::error!(port, %iface, "port down: {why}; the switch goes on without it");
+    eprintln!("janus switch: port {port} ({iface}) is down: {why}");
 }
 
 /// What the nanomsg socket reports: connections on stderr, port
@@ -947,9 +634,4 @@ fn report_notice(notice: Notice) {
             eprintln!("janus switch: a nanomsg message is dropped: {why}");
         }
     }
-}
-
-/// The first `n` bytes of `frame` in hex.
-fn hex(frame: &[u8], n: usize) -> String {
-    frame.iter().take(n).map(|b| format!("{b:02x}")).collect()
 }
