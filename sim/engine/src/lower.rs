@@ -33,9 +33,11 @@ mod ctor_args;
 mod for_in;
 mod generics;
 mod returns;
+mod table_keys;
 
 /// Lowers every body of `p`: block states and apply blocks, actions and
-/// functions. Calls of generic functions first go to an instance of the
+/// functions; table keys that call something are first evaluated into
+/// locals before each apply ([`table_keys`]). Calls of generic functions first go to an instance of the
 /// function for their argument types, and constructor arguments computed
 /// from an enclosing block's constructor parameters are folded per
 /// instance; functions returning a composite
@@ -44,6 +46,17 @@ pub fn lower_calls(p: &mut Program) {
     generics::instantiate(p);
     ctor_args::bind(p);
     for_in::rewrite(p);
+    lower_bodies(p);
+    if table_keys::hoist(p) {
+        lower_bodies(p);
+    }
+    returns::pass_out(p);
+}
+
+/// Lowers every body (block locals, states and apply blocks, actions,
+/// functions).
+/// Bodies already lowered are left as they are.
+fn lower_bodies(p: &mut Program) {
     let reads_only = |params: &[ir::Param]| -> Vec<bool> {
         params
             .iter()
@@ -57,6 +70,7 @@ pub fn lower_calls(p: &mut Program) {
         vars: &mut p.vars,
     };
     for b in &mut p.blocks {
+        l.stmts(&mut b.locals);
         l.stmts(&mut b.apply);
         for s in &mut b.states {
             l.stmts(&mut s.body);
@@ -73,7 +87,19 @@ pub fn lower_calls(p: &mut Program) {
     for f in &mut p.functions {
         l.stmts(&mut f.body);
     }
-    returns::pass_out(p);
+}
+
+/// Whether evaluating `e` calls a function or an extern method that
+/// returns a value (what [`lower_calls`] moves out of expressions).
+fn calls_something(types: &TypeTable, e: &Expr) -> bool {
+    let call = match &e.kind {
+        ExprKind::Call(Callee::Function(_) | Callee::ExternFunction { .. }, _) => true,
+        ExprKind::Call(Callee::ExternMethod { receiver, .. }, _) => {
+            !is_packet_in(types, receiver.ty)
+        }
+        _ => false,
+    };
+    call || e.operands().iter().any(|o| calls_something(types, o))
 }
 
 struct Lowerer<'p> {

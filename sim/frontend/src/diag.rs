@@ -226,6 +226,12 @@ codes! {
         "A table without `default_action` gets `NoAction` (from core.p4) as its default, so the \
          program must declare `action NoAction() {}` at the top level, with no parameters and no \
          body: include core.p4, or give the table a `default_action`.";
+    KeyNeedsName = "E0407", "table key needs a @name",
+        "A table key's control-plane name (its P4Info match field name) is its expression when \
+         the expression is simple enough, as p4c's TableKeyNames derives it: a name, a field, an \
+         array element, a constant, a slice, `a & b` of those, or `h.isValid()`. Any other key (a \
+         function or method call, arithmetic, a cast) needs an `@name(\"...\")` annotation.\n\n\
+         Example: `twice(hdr.a) : exact @name(\"a_twice\");`";
     // ---- E05xx: architecture and packages ----
     BadPackage = "E0500", "invalid package instantiation",
         "The `main` package's arguments do not match its declaration: wrong count, or a parser \

@@ -206,7 +206,17 @@ impl Checker<'_> {
                 }) => Some(s.clone()),
                 _ => None,
             })
-            .unwrap_or_else(|| key_name(&k.expr));
+            .or_else(|| key_name(&k.expr));
+        let name = name.unwrap_or_else(|| {
+            // Kept under a stand-in name, so that entries are checked
+            // against every key field.
+            self.error(
+                Code::KeyNeedsName,
+                k.expr.span,
+                "this key expression is not simple enough to name: give it an @name(\"...\") annotation",
+            );
+            "key".to_string()
+        });
         Some(ir::TableKey {
             expr: e,
             match_kind: mk_name.clone(),
@@ -709,14 +719,18 @@ impl Checker<'_> {
     }
 }
 
-/// The default control-plane name of a key: its expression as written.
-fn key_name(e: &ast::Expr) -> String {
+/// The default control-plane name of a key, as p4c's TableKeyNames
+/// derives it from the expression as written: a name (a leading `.` for a
+/// global one), a field, an array element, a slice, a constant, `a & b` of
+/// those, `h.isValid()` as `h.$valid$`, and part-selects as written; `None`
+/// for anything else (E0407: such a key needs an `@name`).
+fn key_name(e: &ast::Expr) -> Option<String> {
     use ast::ExprKind as K;
-    match &e.kind {
+    Some(match &e.kind {
         K::Name(p) => format!("{}{}", if p.global { "." } else { "" }, p.name.name),
-        K::Member(b, m) => format!("{}.{}", key_name(b), m.name),
-        K::Index(b, i) => format!("{}[{}]", key_name(b), key_name(i)),
-        K::Slice(b, h, l) => format!("{}[{}:{}]", key_name(b), key_name(h), key_name(l)),
+        K::Member(b, m) => format!("{}.{}", key_name(b)?, m.name),
+        K::Index(b, i) => format!("{}[{}]", key_name(b)?, key_name(i)?),
+        K::Slice(b, h, l) => format!("{}[{}:{}]", key_name(b)?, key_name(h)?, key_name(l)?),
         K::PartSelect {
             base,
             start,
@@ -724,22 +738,20 @@ fn key_name(e: &ast::Expr) -> String {
             width,
         } => format!(
             "{}[{} {} {}]",
-            key_name(base),
-            key_name(start),
+            key_name(base)?,
+            key_name(start)?,
             if *up { "+:" } else { "-:" },
-            key_name(width)
+            key_name(width)?
         ),
         K::Int(lit) => crate::pretty::int_lit_p4c(&crate::lexer::IntLit {
             width: None,
             ..lit.clone()
         }),
-        // p4c's TableKeyNames: `h.isValid()` is `h.$valid$`, `a & b` keeps
-        // its operator.
         K::Call { callee, args, .. } if args.is_empty() => match &callee.kind {
-            K::Member(b, m) if m.name == "isValid" => format!("{}.$valid$", key_name(b)),
-            _ => format!("{}()", key_name(callee)),
+            K::Member(b, m) if m.name == "isValid" => format!("{}.$valid$", key_name(b)?),
+            _ => return None,
         },
-        K::Binary(ast::BinOp::BitAnd, l, r) => format!("{} & {}", key_name(l), key_name(r)),
-        _ => "key".to_string(),
-    }
+        K::Binary(ast::BinOp::BitAnd, l, r) => format!("{} & {}", key_name(l)?, key_name(r)?),
+        _ => return None,
+    })
 }

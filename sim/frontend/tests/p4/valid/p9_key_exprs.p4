@@ -15,7 +15,7 @@ control MyVC(inout headers_t hdr, inout meta_t meta) { apply { } }
 control MyIng(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
     action set(bit<8> v) { hdr.h.d = v; }
     table t {
-        key = { hdr.h.a[7:4] : exact @name("hi"); hdr.h.b ++ hdr.h.c : ternary; hdr.h.a & 0x0f : exact; }
+        key = { hdr.h.a[7:4] : exact @name("hi"); hdr.h.b ++ hdr.h.c : ternary @name("bc"); hdr.h.a & 0x0f : exact; }
         actions = { set; NoAction; }
         default_action = NoAction();
         const entries = { (0xA, 0x0102 &&& 0xFFFF, 0x5) : set(0x77); }

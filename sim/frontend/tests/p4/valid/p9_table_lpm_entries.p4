@@ -15,7 +15,7 @@ control MyVC(inout headers_t hdr, inout meta_t meta) { apply { } }
 control MyIng(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
     action set_b(bit<8> v) { hdr.h.b = v; }
     table t {
-        key = { hdr.h.a ++ hdr.h.c : lpm; }
+        key = { hdr.h.a ++ hdr.h.c : lpm @name("ac"); }
         actions = { set_b; NoAction; }
         default_action = NoAction;
         const entries = {
