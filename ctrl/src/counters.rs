@@ -7,7 +7,7 @@ use crate::cells::{Indexed, selected};
 use crate::codec::{RpcError, invalid, only_modify};
 use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
-use crate::tables::{Tables, key_of};
+use crate::tables::Tables;
 use cfg::counter_spec::Unit;
 use janus_engine::target::Target;
 use std::collections::BTreeMap;
@@ -145,8 +145,7 @@ impl Counters {
                 "default entries have no direct counter cell in v1model",
             ));
         }
-        let t = tables.get(te.table_id)?;
-        let key = key_of(t, te, false)?;
+        let (t, key) = tables.entry_key(te)?;
         let index = t.entry_index(switch, &key, i64::from(te.priority))?;
         let state = switch
             .table(t.slot)

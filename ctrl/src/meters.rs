@@ -25,7 +25,7 @@ use crate::cells::{Indexed, selected};
 use crate::codec::{RpcError, invalid, only_modify};
 use crate::proto::p4::config::v1 as cfg;
 use crate::proto::p4::v1 as p4;
-use crate::tables::{TableMap, Tables, key_of};
+use crate::tables::{TableMap, Tables};
 use janus_engine::meter::Rate;
 use janus_engine::table::FieldMatch;
 use janus_engine::target::Target;
@@ -206,8 +206,7 @@ impl Meters {
             ));
         }
         no_counter_data(e.counter_data.as_ref(), "direct meter")?;
-        let t = tables.get(te.table_id)?;
-        let key = key_of(t, te, false)?;
+        let (t, key) = tables.entry_key(te)?;
         self.set_direct(switch, t, &key, i64::from(te.priority), e.config.as_ref())
     }
 

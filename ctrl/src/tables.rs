@@ -242,6 +242,17 @@ impl Tables {
         self.order.iter().filter_map(|id| self.by_id.get(id))
     }
 
+    /// The table an existing entry's `te` names and the entry's engine
+    /// key (translated values looked up, not allocated): what the direct
+    /// resources of an entry are addressed by.
+    pub(crate) fn entry_key(
+        &self,
+        te: &p4::TableEntry,
+    ) -> Result<(&Arc<TableMap>, Vec<FieldMatch>), RpcError> {
+        let t = self.get(te.table_id)?;
+        Ok((t, key_of(t, te, false)?))
+    }
+
     /// The tables a read filter's table id names: one (NOT_FOUND if there
     /// is none), or every table for id 0, in P4Info order.
     pub(crate) fn selected(&self, id: u32) -> Result<Vec<&Arc<TableMap>>, RpcError> {

@@ -268,6 +268,72 @@ fn compare_size(owner: &str, program: i64, pushed: i64) -> Result<(), String> {
     Ok(())
 }
 
+/// A field of an object whose pushed form is compared by name and width:
+/// an action's parameter, a controller header's metadata field.
+trait SizedField {
+    fn id(&self) -> u32;
+    fn name(&self) -> &str;
+    fn bitwidth(&self) -> i32;
+    fn type_name(&self) -> Option<&cfg::P4NamedType>;
+}
+
+/// The protobuf messages that are [`SizedField`]s (same field names).
+macro_rules! sized_field {
+    ($($t:ty),*) => {$(
+        impl SizedField for $t {
+            fn id(&self) -> u32 {
+                self.id
+            }
+            fn name(&self) -> &str {
+                &self.name
+            }
+            fn bitwidth(&self) -> i32 {
+                self.bitwidth
+            }
+            fn type_name(&self) -> Option<&cfg::P4NamedType> {
+                self.type_name.as_ref()
+            }
+        }
+    )*};
+}
+
+sized_field!(
+    cfg::action::Param,
+    cfg::controller_packet_metadata::Metadata
+);
+
+/// Compares the fields of an object the program and the pushed P4Info
+/// both have (same names, widths that agree, in order), then pairs the
+/// object's and its fields' ids.
+fn compare_fields<F: SizedField>(
+    r: &mut Renumbering,
+    kind: Kind,
+    (program, pushed): (&Option<cfg::Preamble>, &Option<cfg::Preamble>),
+    noun: &str,
+    (p, c): (&[F], &[F]),
+    show: fn(&F) -> String,
+) -> Result<(), String> {
+    compare_seq(
+        &format!("{} {}", kind.noun(), pre(program).name),
+        noun,
+        p,
+        c,
+        |p, c| {
+            p.name() == c.name()
+                && width_agrees(p.bitwidth(), c.bitwidth(), (p.type_name(), c.type_name()))
+        },
+        show,
+    )?;
+    r.pair(kind, program, pushed);
+    r.pair_fields(
+        kind,
+        pre(program).id,
+        p.iter().map(SizedField::id),
+        c.iter().map(SizedField::id),
+    );
+    Ok(())
+}
+
 /// Compares a (valid) pushed P4Info with the program's by names and
 /// shapes; on success, how the program's ids map to the pushed ones.
 ///
@@ -427,28 +493,14 @@ pub fn compare(pushed: &cfg::P4Info, program: &cfg::P4Info) -> Result<Renumberin
     for (p, c) in pairs(&program.actions, &pushed.actions, |a| &a.preamble) {
         let name = &pre(&p.preamble).name;
         let c = c.ok_or_else(|| missing(Kind::Action, name))?;
-        compare_seq(
-            &format!("action {name}"),
+        compare_fields(
+            &mut r,
+            Kind::Action,
+            (&p.preamble, &c.preamble),
             "parameter",
-            &p.params,
-            &c.params,
-            |p, c| {
-                p.name == c.name
-                    && width_agrees(
-                        p.bitwidth,
-                        c.bitwidth,
-                        (p.type_name.as_ref(), c.type_name.as_ref()),
-                    )
-            },
+            (&p.params, &c.params),
             show_param,
         )?;
-        r.pair(Kind::Action, &p.preamble, &c.preamble);
-        r.pair_fields(
-            Kind::Action,
-            pre(&p.preamble).id,
-            p.params.iter().map(|x| x.id),
-            c.params.iter().map(|x| x.id),
-        );
     }
     extra(Kind::Action, &program.actions, &pushed.actions, |a| {
         &a.preamble
@@ -649,28 +701,14 @@ pub fn compare(pushed: &cfg::P4Info, program: &cfg::P4Info) -> Result<Renumberin
     ) {
         let name = &pre(&p.preamble).name;
         let c = c.ok_or_else(|| missing(Kind::ControllerHeader, name))?;
-        compare_seq(
-            &format!("controller header {name}"),
+        compare_fields(
+            &mut r,
+            Kind::ControllerHeader,
+            (&p.preamble, &c.preamble),
             "metadata field",
-            &p.metadata,
-            &c.metadata,
-            |p, c| {
-                p.name == c.name
-                    && width_agrees(
-                        p.bitwidth,
-                        c.bitwidth,
-                        (p.type_name.as_ref(), c.type_name.as_ref()),
-                    )
-            },
+            (&p.metadata, &c.metadata),
             show_metadata,
         )?;
-        r.pair(Kind::ControllerHeader, &p.preamble, &c.preamble);
-        r.pair_fields(
-            Kind::ControllerHeader,
-            pre(&p.preamble).id,
-            p.metadata.iter().map(|m| m.id),
-            c.metadata.iter().map(|m| m.id),
-        );
     }
     extra(
         Kind::ControllerHeader,

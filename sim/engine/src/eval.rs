@@ -1545,7 +1545,7 @@ impl<'a> Compiler<'a> {
             ExprKind::TableHit(call) => Ok(Node::TableHit(self.table_slot(call)?)),
             ExprKind::TableMiss(call) => Ok(Node::TableMiss(self.table_slot(call)?)),
             ExprKind::ActionRun(call) => Ok(Node::ActionRun(self.table_slot(call)?)),
-            _ => Err(CompileError::Unsupported("this expression")),
+            other => Err(CompileError::Unsupported(unsupported_kind(other))),
         }
     }
 
@@ -1672,6 +1672,27 @@ impl<'a> Compiler<'a> {
             }
             _ => Err(CompileError::Unsupported("isValid on this type")),
         }
+    }
+}
+
+/// What an expression the evaluator does not compile is, for its refusal
+/// ("a function call here is not supported by the engine yet").
+fn unsupported_kind(kind: &ExprKind) -> &'static str {
+    use janus_p4::ir::Callee;
+    match kind {
+        ExprKind::Call(Callee::Function(_), _) => "a function call here",
+        ExprKind::Call(Callee::ExternFunction { .. }, _) => "an extern function call here",
+        ExprKind::Call(Callee::ExternMethod { .. }, _) => "an extern method call here",
+        ExprKind::Call(Callee::Builtin { .. }, _) => "this built-in method here",
+        ExprKind::Call(Callee::Action(_), _) => "an action call here",
+        ExprKind::Call(Callee::TableApply(_), _) => "a table apply here",
+        ExprKind::Call(Callee::BlockApply(_), _) => "a parser or control apply here",
+        ExprKind::List(_) => "a list expression here",
+        ExprKind::Mask(..) | ExprKind::Range(..) => "a keyset expression here",
+        ExprKind::ValueSet(_) => "a value set here",
+        ExprKind::Default | ExprKind::DontCare => "`default` or `_` here",
+        ExprKind::Instance(_) => "an instance used as a value",
+        _ => "this expression",
     }
 }
 

@@ -217,3 +217,28 @@ fn a_main_that_is_not_v1switch_names_main() {
     let line = source.lines().position(|l| l.contains("main;")).unwrap() + 1;
     assert_eq!(e.location(), Some(format!("t.p4:{line}:1").as_str()), "{e}");
 }
+
+#[test]
+fn a_refused_expression_is_named_with_its_place() {
+    // A key that calls a function, of a table applied in a `for` loop's
+    // condition: no statement can compute the key before each test, so
+    // the key stays a call, which the evaluator refuses by what it is.
+    let e = load_error(
+        r#"
+bit<8> low(in bit<48> x) { return x[7:0]; }
+control I(inout hdrs_t h, inout meta_t m, inout standard_metadata_t sm) {
+    table t {
+        key = { low(h.eth.dst) : exact @name("dst_low"); }
+        actions = { NoAction; }
+    }
+    apply {
+        for (bit<8> i = 0; t.apply().hit; i = i + 1) { }
+    }
+}"#,
+    );
+    assert!(e.contains("t.p4:"), "{e}");
+    assert!(
+        e.contains("a function call here is not supported by the engine yet"),
+        "{e}"
+    );
+}

@@ -181,10 +181,27 @@ fn compile_stmt_here(
             body,
         } => {
             out.extend(compile_stmts(c, init)?);
-            let cond = cond.as_ref().map(|e| c.node(e).map(Box::new)).transpose()?;
+            // Tables the condition applies run before every test of it:
+            // then the loop tests the condition first thing in its body.
+            let mut applies = Vec::new();
+            if let Some(e) = cond {
+                hoist_applies(c, e, &mut applies)?;
+            }
+            let test = cond.as_ref().map(|e| c.node(e)).transpose()?;
+            let mut body = compile_stmts(c, body)?;
+            let cond = match test {
+                Some(test) if !applies.is_empty() => {
+                    let stop = Node::Unary(ir::UnOp::Not, Box::new(test));
+                    applies.push(Op::If(Box::new(stop), vec![Op::Break], Vec::new()));
+                    applies.append(&mut body);
+                    body = applies;
+                    None
+                }
+                test => test.map(Box::new),
+            };
             out.push(Op::Loop {
                 cond,
-                body: compile_stmts(c, body)?,
+                body,
                 update: compile_stmts(c, update)?,
             });
         }

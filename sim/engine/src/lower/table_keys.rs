@@ -120,18 +120,9 @@ fn every_apply_movable(block: &janus_p4::ir::Block, t: TableId) -> bool {
 }
 
 /// Puts `local = key` before every statement of `stmts` (nested lists
-/// included) that applies a table whose keys moved.
+/// included) that applies a table whose keys moved (at load time: the
+/// lists are rebuilt whole).
 fn assign_before_applies(stmts: &mut Vec<Stmt>, moved: &Moved) {
-    let touches = |s: &Stmt| applied_by(s).iter().any(|t| moved.contains_key(t));
-    fn nested(s: &Stmt, moved: &Moved) -> bool {
-        s.bodies().iter().any(|b| {
-            b.iter()
-                .any(|x| applied_by(x).iter().any(|t| moved.contains_key(t)) || nested(x, moved))
-        })
-    }
-    if !stmts.iter().any(|s| touches(s) || nested(s, moved)) {
-        return;
-    }
     let mut out = Vec::with_capacity(stmts.len());
     for mut s in std::mem::take(stmts) {
         for t in applied_by(&s) {
