@@ -4,7 +4,7 @@
 #   fuzz/run.sh TARGET SECONDS [extra libFuzzer flags...]
 #
 # TARGET is one of: frontend, frontend_timing, frontend_structured,
-# pipeline_file, pcap, stf, packet, p4runtime, journal.
+# pipeline_file, pcap, stf, packet, frame, p4runtime, journal.
 # frontend_timing finds inputs whose time per byte grows super-linearly
 # (see fuzz_targets/frontend_timing.rs); it is built without a sanitizer,
 # so that times are the front end's own, and gets inputs of at most 1 KiB
@@ -73,6 +73,17 @@ if [ "$target" = packet ]; then
         grep '^packet ' "$f" | while read -r _ port hex; do
             i=$((i + 1))
             printf '%s' "10$(echo "$hex" | tr -d ' ')" | xxd -r -p >"$corpus/$(basename "$f")_${i}_$RANDOM"
+        done
+    done
+fi
+
+# The frame target starts from the same frames, without the selector byte.
+if [ "$target" = frame ]; then
+    rm -f "$corpus"/*.p4
+    for f in "$here"/../p4/examples/*.stf "$tests"/valid/*.stf; do
+        [ -e "$f" ] || continue
+        grep '^packet ' "$f" | while read -r _ port hex; do
+            printf '%s' "$(echo "$hex" | tr -d ' ')" | xxd -r -p >"$corpus/$(basename "$f")_$RANDOM"
         done
     done
 fi

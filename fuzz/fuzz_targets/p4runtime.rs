@@ -5,7 +5,7 @@
 //! all-or-nothing batch must leave the device as it was.
 #![no_main]
 
-use janus_ctrl::device::ForwardingPipeline as Pipeline;
+use janus_ctrl::device::ForwardingPipeline;
 use janus_ctrl::proto::p4::v1 as p4;
 use libfuzzer_sys::fuzz_target;
 use prost::Message;
@@ -17,14 +17,14 @@ use std::cell::RefCell;
 const PROGRAM: &str = include_str!("p4runtime.p4");
 
 thread_local! {
-    static PIPELINE: RefCell<Pipeline> = RefCell::new(load());
+    static PIPELINE: RefCell<ForwardingPipeline> = RefCell::new(load());
 }
 
-fn load() -> Pipeline {
+fn load() -> ForwardingPipeline {
     let c = janus_p4::driver::compile_source("fuzz.p4", PROGRAM.to_string(), &Default::default());
     assert!(!c.has_errors(), "{}", c.render(false));
     let info = janus_ctrl::p4info::to_proto(&janus_p4::p4info::build(c.program().unwrap()));
-    Pipeline::build(p4::ForwardingPipelineConfig {
+    ForwardingPipeline::build(p4::ForwardingPipelineConfig {
         p4info: Some(info),
         p4_device_config: janus_p4::pipeline::Pipeline::from_compilation(&c).to_bytes(),
         cookie: None,
@@ -33,7 +33,7 @@ fn load() -> Pipeline {
 }
 
 /// Everything readable, for comparing before and after.
-fn everything(p: &Pipeline) -> Vec<p4::Entity> {
+fn everything(p: &ForwardingPipeline) -> Vec<p4::Entity> {
     use p4::entity::Entity as E;
     let wildcards = [
         E::TableEntry(p4::TableEntry::default()),
@@ -47,7 +47,10 @@ fn everything(p: &Pipeline) -> Vec<p4::Entity> {
     ];
     wildcards
         .into_iter()
-        .flat_map(|e| p.read_entity(&p4::Entity { entity: Some(e) }).unwrap_or_default())
+        .flat_map(|e| {
+            p.read_entity(&p4::Entity { entity: Some(e) })
+                .unwrap_or_default()
+        })
         .collect()
 }
 
@@ -69,9 +72,15 @@ fuzz_target!(|data: &[u8]| {
                 if let Ok(req) = p4::WriteRequest::decode(body) {
                     let before = everything(&p);
                     let result =
-                        janus_ctrl::undo::apply_all_or_nothing(&mut p, &req.updates, |p, u| p.apply(u));
+                        janus_ctrl::undo::apply_all_or_nothing(&mut p, &req.updates, |p, u| {
+                            p.apply(u)
+                        });
                     if result.is_err() {
-                        assert_eq!(before, everything(&p), "a rolled-back batch changed the device");
+                        assert_eq!(
+                            before,
+                            everything(&p),
+                            "a rolled-back batch changed the device"
+                        );
                     }
                 }
             }
