@@ -67,6 +67,18 @@ pub fn find_annotation<'a>(annos: &'a [Annotation], name: &str) -> Option<&'a An
     annos.iter().find(|a| a.name.name == name)
 }
 
+/// The string of `@name("s")` among `annos` (`@name`, `@description`, ...),
+/// if it is given one string.
+pub fn annotation_str(annos: &[Annotation], name: &str) -> Option<String> {
+    match find_annotation(annos, name)?.single_expr()? {
+        Expr {
+            kind: ExprKind::Str(s),
+            ..
+        } => Some(s.clone()),
+        _ => None,
+    }
+}
+
 impl Annotation {
     /// The single expression of `@name(expr)`, if that is the body's form.
     pub fn single_expr(&self) -> Option<&Expr> {

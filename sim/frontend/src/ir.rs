@@ -374,8 +374,12 @@ pub struct Function {
 pub struct TableKey {
     pub expr: Expr,
     pub match_kind: String,
-    /// The key's control-plane name: its `@name`, else the source text.
+    /// The key's control-plane name: its `@name`, else the expression as
+    /// p4c's TableKeyNames names it (fields by their declarations' `@name`).
     pub name: String,
+    /// The expression as written (fields by their own names), where that
+    /// differs from `name`: STF files may spell a key either way.
+    pub written: Option<String>,
     pub annotations: Vec<crate::ast::Annotation>,
 }
 

@@ -868,3 +868,71 @@ V1Switch(P(), V(), I(), E(), C(), D()) main;
         ]
     );
 }
+
+/// p4c names a key's fields by their declarations' `@name` (TableKeyNames
+/// uses `externalName`), and a global one (`@name(".f")`, as p4c's P4_14
+/// translation writes) drops what is before it.
+#[test]
+fn key_names_use_the_fields_own_names() {
+    const SRC: &str = r#"
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> k; @name("wide") bit<16> w; }
+struct ing_t { bit<12> vrf; }
+struct headers { h_t h; }
+struct metadata { @name(".ingress_metadata") ing_t ing; }
+parser P(packet_in packet, out headers hdr, inout metadata meta, inout standard_metadata_t sm) {
+    state start { packet.extract(hdr.h); transition accept; }
+}
+control V(inout headers hdr, inout metadata meta) { apply { } }
+control I(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) {
+    table t {
+        key = {
+            hdr.h.w: exact;
+            meta.ing.vrf: exact;
+            hdr.h.w & 0xff: ternary;
+            hdr.h.k: exact;
+        }
+        actions = { NoAction; }
+    }
+    apply { t.apply(); }
+}
+control E(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) { apply { } }
+control C(inout headers hdr, inout metadata meta) { apply { } }
+control D(packet_out packet, in headers hdr) { apply { } }
+V1Switch(P(), V(), I(), E(), C(), D()) main;
+"#;
+    let c = compile_source("field_names.p4", SRC.into(), &Options::default());
+    assert!(!c.has_errors(), "{}", c.render(false));
+    let program = c.program().expect("program");
+    let i = p4info::build(program);
+    let names: Vec<&str> = i.tables[0]
+        .match_fields
+        .iter()
+        .map(|m| m.name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "hdr.h.wide",
+            "ingress_metadata.vrf",
+            "hdr.h.wide & 0xff",
+            "hdr.h.k"
+        ]
+    );
+    // The expressions as written stay with the keys whose names differ.
+    let written: Vec<Option<&str>> = program.tables[0]
+        .keys
+        .iter()
+        .map(|k| k.written.as_deref())
+        .collect();
+    assert_eq!(
+        written,
+        [
+            Some("hdr.h.w"),
+            Some("meta.ing.vrf"),
+            Some("hdr.h.w & 0xff"),
+            None
+        ]
+    );
+}

@@ -9,6 +9,7 @@
 
 use crate::{ActionCall, Command, KeyMatch, Pattern, Stf};
 use janus_engine::meter::Rate;
+use janus_engine::pipeline::KeyInfo;
 use janus_engine::table::{Entry, FieldMatch, MatchKind};
 use janus_engine::target::{MirrorTarget, Target};
 use janus_engine::value::Bits;
@@ -438,8 +439,11 @@ fn build_entry(
         let w = k.width;
         let written = keys
             .iter()
-            .find(|m| key_is(&key_name(&m.field), &k.name))
-            .or_else(|| keys.iter().find(|m| key_ends(&key_name(&m.field), &k.name)));
+            .find(|m| names(key_is, &key_name(&m.field), k))
+            .or_else(|| {
+                keys.iter()
+                    .find(|m| names(key_ends, &key_name(&m.field), k))
+            });
         let kind = MatchKind::from_p4(&k.match_kind)
             .ok_or_else(|| format!("match kind `{}` cannot be written in STF", k.match_kind))?;
         let bits = |bytes: &[u8]| Bits::from_be_bytes(w, false, bytes);
@@ -510,7 +514,7 @@ fn build_entry(
         if !info
             .keys
             .iter()
-            .any(|k| key_is(&name, &k.name) || key_ends(&name, &k.name))
+            .any(|k| names(key_is, &name, k) || names(key_ends, &name, k))
         {
             return Err(format!("table `{}` has no key `{}`", info.name, m.field));
         }
@@ -523,6 +527,12 @@ fn build_entry(
         action: index,
         args,
     })
+}
+
+/// Whether `rule` takes `written` for key `k`, by its name or by its
+/// expression as written.
+fn names(rule: fn(&str, &str) -> bool, written: &str, k: &KeyInfo) -> bool {
+    rule(written, &k.name) || k.alias.as_deref().is_some_and(|a| rule(written, a))
 }
 
 /// `written` names the key `full` exactly, or in one of the reference

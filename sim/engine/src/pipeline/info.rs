@@ -38,6 +38,9 @@ pub struct ValueSetInfo {
 pub struct KeyInfo {
     /// The key's name (`hdr.ipv4.dstAddr` or its `@name`).
     pub name: String,
+    /// The key's expression as written, where it differs from `name`
+    /// (fields renamed by their `@name`): the STF runner takes either.
+    pub alias: Option<String>,
     pub match_kind: String,
     pub width: u32,
 }
@@ -63,6 +66,7 @@ impl TableInfo {
                 .filter(|k| k.match_kind != "selector")
                 .map(|k| KeyInfo {
                     name: k.name.clone(),
+                    alias: k.written.clone(),
                     match_kind: k.match_kind.clone(),
                     width: width(k.expr.ty),
                 })

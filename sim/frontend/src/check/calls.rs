@@ -1319,13 +1319,7 @@ impl Checker<'_> {
         name: &str,
         annotations: &[ast::Annotation],
     ) -> ir::CpName {
-        let given = ast::find_annotation(annotations, "name").and_then(|a| match a.single_expr() {
-            Some(ast::Expr {
-                kind: ast::ExprKind::Str(s),
-                ..
-            }) => Some(s.clone()),
-            _ => None,
-        });
+        let given = ast::annotation_str(annotations, "name");
         let local = given.unwrap_or_else(|| name.to_string());
         match local.strip_prefix('.') {
             Some(global) => ir::CpName {

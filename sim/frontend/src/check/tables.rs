@@ -198,15 +198,8 @@ impl Checker<'_> {
                 format!("a table key must be a bit-string, bool, enum or error, not `{shown}`"),
             );
         }
-        let name = ast::find_annotation(&k.annotations, "name")
-            .and_then(|a| match a.single_expr() {
-                Some(ast::Expr {
-                    kind: ast::ExprKind::Str(s),
-                    ..
-                }) => Some(s.clone()),
-                _ => None,
-            })
-            .or_else(|| key_name(&k.expr));
+        let name = ast::annotation_str(&k.annotations, "name")
+            .or_else(|| self.key_name(&k.expr, Some(&e)));
         let name = name.unwrap_or_else(|| {
             // Kept under a stand-in name, so that entries are checked
             // against every key field.
@@ -217,10 +210,12 @@ impl Checker<'_> {
             );
             "key".to_string()
         });
+        let written = self.key_name(&k.expr, None).filter(|w| *w != name);
         Some(ir::TableKey {
             expr: e,
             match_kind: mk_name.clone(),
             name,
+            written,
             annotations: k.annotations.clone(),
         })
     }
@@ -719,39 +714,100 @@ impl Checker<'_> {
     }
 }
 
-/// The default control-plane name of a key, as p4c's TableKeyNames
-/// derives it from the expression as written: a name (a leading `.` for a
-/// global one), a field, an array element, a slice, a constant, `a & b` of
-/// those, `h.isValid()` as `h.$valid$`, and part-selects as written; `None`
-/// for anything else (E0407: such a key needs an `@name`).
-fn key_name(e: &ast::Expr) -> Option<String> {
-    use ast::ExprKind as K;
-    Some(match &e.kind {
-        K::Name(p) => format!("{}{}", if p.global { "." } else { "" }, p.name.name),
-        K::Member(b, m) => format!("{}.{}", key_name(b)?, m.name),
-        K::Index(b, i) => format!("{}[{}]", key_name(b)?, key_name(i)?),
-        K::Slice(b, h, l) => format!("{}[{}:{}]", key_name(b)?, key_name(h)?, key_name(l)?),
-        K::PartSelect {
-            base,
-            start,
-            up,
-            width,
-        } => format!(
-            "{}[{} {} {}]",
-            key_name(base)?,
-            key_name(start)?,
-            if *up { "+:" } else { "-:" },
-            key_name(width)?
-        ),
-        K::Int(lit) => crate::pretty::int_lit_p4c(&crate::lexer::IntLit {
-            width: None,
-            ..lit.clone()
-        }),
-        K::Call { callee, args, .. } if args.is_empty() => match &callee.kind {
-            K::Member(b, m) if m.name == "isValid" => format!("{}.$valid$", key_name(b)?),
+impl Checker<'_> {
+    /// The default control-plane name of a key, as p4c's TableKeyNames
+    /// derives it from the expression as written (`e`, checked as `ir`): a
+    /// name (a leading `.` for a global one), a field (by its declaration's
+    /// `@name` where `ir` gives its type and it has one; a global
+    /// `@name(".f")` drops what is before it), an array element, a slice,
+    /// a constant, `a & b` of those, `h.isValid()` as `h.$valid$`, and
+    /// part-selects as written; `None` for anything else (E0407: such a
+    /// key needs an `@name`). Without `ir`, fields go by their own names.
+    fn key_name(&self, e: &ast::Expr, ir: Option<&ir::Expr>) -> Option<String> {
+        use ast::ExprKind as K;
+        use ir::ExprKind as I;
+        Some(match &e.kind {
+            K::Name(p) => format!("{}{}", if p.global { "." } else { "" }, p.name.name),
+            K::Member(b, m) => {
+                let (base, field) = match ir.map(|x| &x.kind) {
+                    Some(I::Field(base, i)) => {
+                        (Some(base.as_ref()), self.field_external_name(base.ty, *i))
+                    }
+                    _ => (None, None),
+                };
+                let field = field.unwrap_or_else(|| m.name.clone());
+                match field.strip_prefix('.') {
+                    Some(global) => global.to_string(),
+                    None => format!("{}.{field}", self.key_name(b, base)?),
+                }
+            }
+            K::Index(b, i) => {
+                let (ib, ii) = match ir.map(|x| &x.kind) {
+                    Some(I::Index(ib, ii)) => (Some(ib.as_ref()), Some(ii.as_ref())),
+                    _ => (None, None),
+                };
+                format!("{}[{}]", self.key_name(b, ib)?, self.key_name(i, ii)?)
+            }
+            K::Slice(b, h, l) => {
+                let ib = match ir.map(|x| &x.kind) {
+                    Some(I::Slice(ib, ..)) => Some(ib.as_ref()),
+                    _ => None,
+                };
+                format!(
+                    "{}[{}:{}]",
+                    self.key_name(b, ib)?,
+                    self.key_name(h, None)?,
+                    self.key_name(l, None)?
+                )
+            }
+            K::PartSelect {
+                base,
+                start,
+                up,
+                width,
+            } => format!(
+                "{}[{} {} {}]",
+                self.key_name(base, None)?,
+                self.key_name(start, None)?,
+                if *up { "+:" } else { "-:" },
+                self.key_name(width, None)?
+            ),
+            K::Int(lit) => crate::pretty::int_lit_p4c(&crate::lexer::IntLit {
+                width: None,
+                ..lit.clone()
+            }),
+            K::Call { callee, args, .. } if args.is_empty() => match &callee.kind {
+                K::Member(b, m) if m.name == "isValid" => {
+                    format!("{}.$valid$", self.key_name(b, None)?)
+                }
+                _ => return None,
+            },
+            K::Binary(ast::BinOp::BitAnd, l, r) => {
+                let (il, ir) = match ir.map(|x| &x.kind) {
+                    Some(I::Binary(_, il, ir)) => (Some(il.as_ref()), Some(ir.as_ref())),
+                    _ => (None, None),
+                };
+                format!("{} & {}", self.key_name(l, il)?, self.key_name(r, ir)?)
+            }
             _ => return None,
-        },
-        K::Binary(ast::BinOp::BitAnd, l, r) => format!("{} & {}", key_name(l)?, key_name(r)?),
-        _ => return None,
-    })
+        })
+    }
+
+    /// The `@name` of field `index` of the struct or header type `ty`, as
+    /// its declaration gives it (p4c's `externalName`).
+    fn field_external_name(&self, ty: crate::types::TyId, index: u32) -> Option<String> {
+        let annotations = self
+            .prog
+            .type_annotations
+            .get(&ty)?
+            .fields
+            .get(index as usize)?;
+        match ast::find_annotation(annotations, "name")?.single_expr()? {
+            ast::Expr {
+                kind: ast::ExprKind::Str(s),
+                ..
+            } => Some(s.clone()),
+            _ => None,
+        }
+    }
 }
