@@ -223,6 +223,17 @@ impl Session {
         self.client.read(vec![filter]).await.map_err(Refused::from)
     }
 
+    /// The first entity `filter` selects that `pick` takes, as `pick`
+    /// gives it.
+    pub async fn read_first<T>(
+        &mut self,
+        filter: p4::Entity,
+        pick: impl Fn(p4::entity::Entity) -> Option<T>,
+    ) -> Result<Option<T>, Refused> {
+        let found = self.read(filter).await?;
+        Ok(found.into_iter().find_map(|e| e.entity.and_then(&pick)))
+    }
+
     /// Runs one line as `cmd.Cmd.onecmd` does; false at `EOF`.
     async fn onecmd(&mut self, line: &str) -> bool {
         let line = line.trim();

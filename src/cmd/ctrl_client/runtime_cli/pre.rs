@@ -131,14 +131,15 @@ async fn read_group(s: &mut Session, id: u32) -> Result<Option<p4::MulticastGrou
         multicast_group_id: id,
         ..Default::default()
     }));
-    match s.read(filter).await {
-        Ok(es) => Ok(es.into_iter().find_map(|e| match e.entity {
-            Some(p4::entity::Entity::PacketReplicationEngineEntry(p)) => match p.r#type {
-                Some(Pre_::MulticastGroupEntry(g)) => Some(g),
-                _ => None,
-            },
+    let group = |e| match e {
+        p4::entity::Entity::PacketReplicationEngineEntry(p) => match p.r#type {
+            Some(Pre_::MulticastGroupEntry(g)) => Some(g),
             _ => None,
-        })),
+        },
+        _ => None,
+    };
+    match s.read_first(filter, group).await {
+        Ok(g) => Ok(g),
         Err(r) if r.code == Code::NotFound => Ok(None),
         Err(r) => Err(r),
     }
@@ -255,17 +256,15 @@ async fn mirroring_get(s: &mut Session, args: &[&str]) -> CmdResult {
     exactly(args, 1)?;
     let id: u32 = int(args[0], "mirror_id")?;
     let found = s
-        .read(session_entity(id, None))
-        .await
-        .map_err(|r| mirror_error(&r))?
-        .into_iter()
-        .find_map(|e| match e.entity {
-            Some(p4::entity::Entity::PacketReplicationEngineEntry(p)) => match p.r#type {
+        .read_first(session_entity(id, None), |e| match e {
+            p4::entity::Entity::PacketReplicationEngineEntry(p) => match p.r#type {
                 Some(Pre_::CloneSessionEntry(c)) if c.session_id == id => Some(c),
                 _ => None,
             },
             _ => None,
-        });
+        })
+        .await
+        .map_err(|r| mirror_error(&r))?;
     let Some(c) = found else {
         return Err("Invalid mirroring operation (SESSION_NOT_FOUND)".into());
     };

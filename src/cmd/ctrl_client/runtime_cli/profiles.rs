@@ -504,14 +504,12 @@ async fn change_group(s: &mut Session, args: &[&str], add: bool) -> CmdResult {
         ..Default::default()
     };
     let mut g = s
-        .read(group_entity(filter))
-        .await
-        .map_err(|r| prof_error(&r, Obj::Group))?
-        .into_iter()
-        .find_map(|e| match e.entity {
-            Some(E::ActionProfileGroup(g)) => Some(g),
+        .read_first(group_entity(filter), |e| match e {
+            E::ActionProfileGroup(g) => Some(g),
             _ => None,
         })
+        .await
+        .map_err(|r| prof_error(&r, Obj::Group))?
         .ok_or_else(|| {
             format!(
                 "Invalid action profile operation (INVALID_GRP_HANDLE) - group {gh} is no longer \

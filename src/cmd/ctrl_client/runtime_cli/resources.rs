@@ -91,17 +91,18 @@ async fn counter_read(s: &mut Session, args: &[&str]) -> CmdResult {
         }
     };
     let data = s
-        .read(p4::Entity {
-            entity: Some(filter),
-        })
+        .read_first(
+            p4::Entity {
+                entity: Some(filter),
+            },
+            |e| match e {
+                E::CounterEntry(c) => c.data,
+                E::DirectCounterEntry(c) => c.data,
+                _ => None,
+            },
+        )
         .await
         .map_err(|r| counter_error(&r))?
-        .into_iter()
-        .find_map(|e| match e.entity {
-            Some(E::CounterEntry(c)) => c.data,
-            Some(E::DirectCounterEntry(c)) => c.data,
-            _ => None,
-        })
         .unwrap_or_default();
     s.say(format!(
         "{name}[{i}]= ({} bytes, {} packets)",
@@ -403,17 +404,18 @@ async fn meter_get_rates(s: &mut Session, args: &[&str]) -> CmdResult {
         }),
     };
     let config = s
-        .read(p4::Entity {
-            entity: Some(filter),
-        })
+        .read_first(
+            p4::Entity {
+                entity: Some(filter),
+            },
+            |e| match e {
+                E::MeterEntry(m) => m.config,
+                E::DirectMeterEntry(m) => m.config,
+                _ => None,
+            },
+        )
         .await
         .map_err(|r| meter_error(&r))?
-        .into_iter()
-        .find_map(|e| match e.entity {
-            Some(E::MeterEntry(m)) => m.config,
-            Some(E::DirectMeterEntry(m)) => m.config,
-            _ => None,
-        })
         .unwrap_or_default();
     let pairs = [(config.cir, config.cburst), (config.pir, config.pburst)];
     for (n, (rate, burst)) in pairs.iter().enumerate() {

@@ -812,14 +812,12 @@ async fn table_dump(s: &mut Session, args: &[&str]) -> CmdResult {
         ..Default::default()
     };
     let default = s
-        .read(entity(filter))
-        .await
-        .map_err(|r| table_error(&r, true))?
-        .into_iter()
-        .find_map(|e| match e.entity {
-            Some(p4::entity::Entity::TableEntry(t)) => Some(t),
+        .read_first(entity(filter), |e| match e {
+            p4::entity::Entity::TableEntry(t) => Some(t),
             _ => None,
-        });
+        })
+        .await
+        .map_err(|r| table_error(&r, true))?;
     // An indirect table's dump shows its action profile too, as bmv2's.
     let profile = match t.implementation_id {
         0 => Vec::new(),
