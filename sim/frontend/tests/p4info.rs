@@ -816,47 +816,58 @@ V1Switch(P(), V(), I(), E(), C(), D()) main;
     ), "{text}");
 }
 
-/// Key names as p4c's `TableKeyNames` makes them: `h.isValid()` is
-/// `h.$valid$`, `a & b` keeps its operator, constants in their base with
-/// lower-case hex digits, slices and indices as written.
-#[test]
-fn key_names_are_p4cs() {
-    const SRC: &str = r#"
+/// A v1model program declaring `types` (which give `headers` with a header
+/// `h`, and `metadata`) whose ingress has one table `t` with `keys`.
+fn table_program(types: &str, keys: &str) -> String {
+    format!(
+        r#"
 #include <core.p4>
 #include <v1model.p4>
-header h_t { bit<8> k; bit<16> w; }
-struct headers { h_t h; h_t[2] s; }
-struct metadata { }
-parser P(packet_in packet, out headers hdr, inout metadata meta, inout standard_metadata_t sm) {
-    state start { packet.extract(hdr.h); transition accept; }
-}
-control V(inout headers hdr, inout metadata meta) { apply { } }
-control I(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) {
-    table t {
-        key = {
-            hdr.h.isValid(): exact;
-            hdr.h.w & 0x0FF0: ternary;
-            hdr.h.w[7:0]: exact;
-            hdr.s[1].k: exact;
-            hdr.h.k: exact @name("renamed");
-        }
-        actions = { NoAction; }
-    }
-    apply { t.apply(); }
-}
-control E(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) { apply { } }
-control C(inout headers hdr, inout metadata meta) { apply { } }
-control D(packet_out packet, in headers hdr) { apply { } }
+{types}
+parser P(packet_in packet, out headers hdr, inout metadata meta, inout standard_metadata_t sm) {{
+    state start {{ packet.extract(hdr.h); transition accept; }}
+}}
+control V(inout headers hdr, inout metadata meta) {{ apply {{ }} }}
+control I(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) {{
+    table t {{
+        key = {{ {keys} }}
+        actions = {{ NoAction; }}
+    }}
+    apply {{ t.apply(); }}
+}}
+control E(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) {{ apply {{ }} }}
+control C(inout headers hdr, inout metadata meta) {{ apply {{ }} }}
+control D(packet_out packet, in headers hdr) {{ apply {{ }} }}
 V1Switch(P(), V(), I(), E(), C(), D()) main;
-"#;
-    let c = compile_source("keys.p4", SRC.into(), &Options::default());
+"#
+    )
+}
+
+/// The checked program of `source` and its table's P4Info match-field names.
+fn key_names(source: String) -> (janus_p4::ir::Program, Vec<String>) {
+    let c = compile_source("keys.p4", source, &Options::default());
     assert!(!c.has_errors(), "{}", c.render(false));
-    let i = p4info::build(c.program().expect("program"));
-    let names: Vec<&str> = i.tables[0]
+    let program = c.program().expect("program").clone();
+    let i = p4info::build(&program);
+    let names = i.tables[0]
         .match_fields
         .iter()
-        .map(|m| m.name.as_str())
+        .map(|m| m.name.clone())
         .collect();
+    (program, names)
+}
+
+/// p4c's TableKeyNames: a key is named by its `@name`, else by its
+/// expression as written, with `h.isValid()` as `h.$valid$`, `a & b`
+/// keeping its operator, constants in their base with lower-case hex
+/// digits, slices and indices as written.
+#[test]
+fn key_names_are_p4cs() {
+    let (_, names) = key_names(table_program(
+        "header h_t { bit<8> k; bit<16> w; }\nstruct headers { h_t h; h_t[2] s; }\nstruct metadata { }",
+        "hdr.h.isValid(): exact; hdr.h.w & 0x0FF0: ternary; hdr.h.w[7:0]: exact; \
+         hdr.s[1].k: exact; hdr.h.k: exact @name(\"renamed\");",
+    ));
     assert_eq!(
         names,
         [
@@ -874,43 +885,11 @@ V1Switch(P(), V(), I(), E(), C(), D()) main;
 /// translation writes) drops what is before it.
 #[test]
 fn key_names_use_the_fields_own_names() {
-    const SRC: &str = r#"
-#include <core.p4>
-#include <v1model.p4>
-header h_t { bit<8> k; @name("wide") bit<16> w; }
-struct ing_t { bit<12> vrf; }
-struct headers { h_t h; }
-struct metadata { @name(".ingress_metadata") ing_t ing; }
-parser P(packet_in packet, out headers hdr, inout metadata meta, inout standard_metadata_t sm) {
-    state start { packet.extract(hdr.h); transition accept; }
-}
-control V(inout headers hdr, inout metadata meta) { apply { } }
-control I(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) {
-    table t {
-        key = {
-            hdr.h.w: exact;
-            meta.ing.vrf: exact;
-            hdr.h.w & 0xff: ternary;
-            hdr.h.k: exact;
-        }
-        actions = { NoAction; }
-    }
-    apply { t.apply(); }
-}
-control E(inout headers hdr, inout metadata meta, inout standard_metadata_t sm) { apply { } }
-control C(inout headers hdr, inout metadata meta) { apply { } }
-control D(packet_out packet, in headers hdr) { apply { } }
-V1Switch(P(), V(), I(), E(), C(), D()) main;
-"#;
-    let c = compile_source("field_names.p4", SRC.into(), &Options::default());
-    assert!(!c.has_errors(), "{}", c.render(false));
-    let program = c.program().expect("program");
-    let i = p4info::build(program);
-    let names: Vec<&str> = i.tables[0]
-        .match_fields
-        .iter()
-        .map(|m| m.name.as_str())
-        .collect();
+    let (program, names) = key_names(table_program(
+        "header h_t { bit<8> k; @name(\"wide\") bit<16> w; }\nstruct ing_t { bit<12> vrf; }\n\
+         struct headers { h_t h; }\nstruct metadata { @name(\".ingress_metadata\") ing_t ing; }",
+        "hdr.h.w: exact; meta.ing.vrf: exact; hdr.h.w & 0xff: ternary; hdr.h.k: exact;",
+    ));
     assert_eq!(
         names,
         [
