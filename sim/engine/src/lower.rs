@@ -30,6 +30,7 @@ use janus_p4::source::Span;
 use janus_p4::types::{TyId, TypeTable};
 
 mod ctor_args;
+mod for_cond;
 mod for_in;
 mod generics;
 mod returns;
@@ -46,6 +47,7 @@ pub fn lower_calls(p: &mut Program) {
     generics::instantiate(p);
     ctor_args::bind(p);
     for_in::rewrite(p);
+    for_cond::rewrite(p);
     lower_bodies(p);
     if table_keys::hoist(p) {
         lower_bodies(p);

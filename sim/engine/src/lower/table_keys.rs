@@ -7,9 +7,8 @@
 //!
 //! The assignment goes before the statement holding the apply (after the
 //! call lowering has given a short-circuited apply, `a && t.apply().hit`,
-//! a statement of its own). A table also applied where no statement can
-//! take the assignment first (a `for` loop's condition) keeps its keys as
-//! they are, and the compiler refuses them with their place.
+//! a statement of its own; a `for` loop's condition is tested by an `if`
+//! in its body, `for_cond`).
 
 use janus_p4::ir::{Callee, Expr, ExprKind, Program, Stmt, StmtKind, TableId, VarId, VarKind};
 use std::collections::HashMap;
@@ -31,7 +30,7 @@ pub(super) fn hoist(p: &mut Program) -> bool {
                 .filter(|(_, k)| super::calls_something(&p.types, &k.expr))
                 .map(|(i, _)| i)
                 .collect();
-            if calling.is_empty() || !every_apply_movable(&p.blocks[b], t) {
+            if calling.is_empty() {
                 continue;
             }
             for i in calling {
@@ -85,7 +84,6 @@ fn applied_by(s: &Stmt) -> Vec<TableId> {
         | StmtKind::Return(Some(e))
         | StmtKind::Declare(_, Some(e))
         | StmtKind::ForIn { collection: e, .. } => vec![e],
-        StmtKind::For { cond: Some(e), .. } => vec![e],
         _ => Vec::new(),
     };
     for e in own {
@@ -101,22 +99,6 @@ fn tables_in(e: &Expr, out: &mut Vec<TableId>) {
     for o in e.operands() {
         tables_in(o, out);
     }
-}
-
-/// Whether every statement of `block` that applies `t` can take the key
-/// assignments before it: none applies it in a `for` loop's condition.
-fn every_apply_movable(block: &janus_p4::ir::Block, t: TableId) -> bool {
-    fn ok(stmts: &[Stmt], t: TableId) -> bool {
-        stmts.iter().all(|s| {
-            let in_cond = matches!(&s.kind, StmtKind::For { cond: Some(c), .. } if {
-                let mut found = Vec::new();
-                tables_in(c, &mut found);
-                found.contains(&t)
-            });
-            !in_cond && s.bodies().iter().all(|b| ok(b, t))
-        })
-    }
-    ok(&block.locals, t) && ok(&block.apply, t)
 }
 
 /// Puts `local = key` before every statement of `stmts` (nested lists

@@ -181,24 +181,10 @@ fn compile_stmt_here(
             body,
         } => {
             out.extend(compile_stmts(c, init)?);
-            // Tables the condition applies run before every test of it:
-            // then the loop tests the condition first thing in its body.
-            let mut applies = Vec::new();
-            if let Some(e) = cond {
-                hoist_applies(c, e, &mut applies)?;
-            }
-            let test = cond.as_ref().map(|e| c.node(e)).transpose()?;
-            let mut body = compile_stmts(c, body)?;
-            let cond = match test {
-                Some(test) if !applies.is_empty() => {
-                    let stop = Node::Unary(ir::UnOp::Not, Box::new(test));
-                    applies.push(Op::If(Box::new(stop), vec![Op::Break], Vec::new()));
-                    applies.append(&mut body);
-                    body = applies;
-                    None
-                }
-                test => test.map(Box::new),
-            };
+            // A condition that applies a table or calls something was
+            // moved into the body by the lowering (`lower::for_cond`).
+            let cond = cond.as_ref().map(|e| c.node(e)).transpose()?.map(Box::new);
+            let body = compile_stmts(c, body)?;
             out.push(Op::Loop {
                 cond,
                 body,
