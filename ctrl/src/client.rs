@@ -31,6 +31,7 @@
 
 pub mod entries;
 mod error;
+pub mod runtime_cli;
 pub mod schema;
 pub mod tenant;
 mod tls;
@@ -244,6 +245,20 @@ impl Client {
     /// The StreamChannel opened by [`Client::become_primary`].
     pub fn stream(&mut self) -> Option<&mut ClientStream> {
         self.stream.as_mut()
+    }
+
+    /// [`Client::become_primary`], and an [`Error::NotPrimary`] unless the
+    /// client is primary then.
+    pub async fn ensure_primary(&mut self) -> Result<(), Error> {
+        let a = self.become_primary().await?;
+        if a.is_primary() {
+            return Ok(());
+        }
+        Err(Error::NotPrimary {
+            election_id: self.config.election_id,
+            highest: a.highest_election_id,
+            message: a.message,
+        })
     }
 
     /// Opens a StreamChannel (closing the one before) and arbitrates for

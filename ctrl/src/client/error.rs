@@ -45,6 +45,19 @@ pub enum Error {
         /// The per-update results of a Write batch, in update order.
         updates: Vec<UpdateStatus>,
     },
+    /// The arbitration left another controller primary.
+    #[error(
+        "not primary with election id {election_id} (the highest the server has seen is \
+         {highest}; use --election-id above any other controller's): {message}"
+    )]
+    NotPrimary {
+        /// This client's election id.
+        election_id: u128,
+        /// The highest election id the server has seen.
+        highest: u128,
+        /// The server's message.
+        message: String,
+    },
     /// The server's answer does not follow the protocol (a closed stream,
     /// a missing arbitration answer or P4Info).
     #[error("{0}")]

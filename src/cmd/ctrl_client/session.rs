@@ -41,17 +41,7 @@ pub async fn schema(client: &mut Client) -> Result<Schema, ClientError> {
 /// Arbitrates with the configured election id; an error unless the client
 /// becomes primary.
 pub async fn become_primary(client: &mut Client) -> Result<(), ClientError> {
-    let a = client.become_primary().await?;
-    if a.is_primary() {
-        return Ok(());
-    }
-    Err(ClientError::Server(format!(
-        "not primary with election id {} (the highest the server has seen is {}; \
-         use --election-id above any other controller's): {}",
-        client.config().election_id,
-        a.highest_election_id,
-        a.message
-    )))
+    Ok(client.ensure_primary().await?)
 }
 
 /// Writes `updates` in one batch (needs [`become_primary`]); `labels[i]`

@@ -16,12 +16,12 @@
 //! orders agree entry for entry.
 
 use super::{CmdResult, Refused, Session, at_least, bad_name, exactly, profiles, uin};
+use crate::client::entries::{self, ActionSpec, ArgText};
+use crate::client::schema::{self, Schema};
+use crate::client::values;
+use crate::proto::p4::config::v1 as cfg;
+use crate::proto::p4::v1 as p4;
 use cfg::match_field::MatchType as M;
-use janus_ctrl::client::entries::{self, ActionSpec, ArgText};
-use janus_ctrl::client::schema::{self, Schema};
-use janus_ctrl::client::values;
-use janus_ctrl::proto::p4::config::v1 as cfg;
-use janus_ctrl::proto::p4::v1 as p4;
 use p4::field_match::FieldMatchType as F;
 use std::collections::HashMap;
 use tonic::Code;

@@ -5,9 +5,9 @@
 
 use super::tables::{direct_entry, entries};
 use super::{CmdResult, Refused, Session, at_least, bad_name, exactly, uin};
-use janus_ctrl::client::schema;
-use janus_ctrl::client::values;
-use janus_ctrl::proto::p4::v1 as p4;
+use crate::client::schema;
+use crate::client::values;
+use crate::proto::p4::v1 as p4;
 use p4::entity::Entity as E;
 
 fn counter_error(r: &Refused) -> String {
@@ -111,6 +111,30 @@ async fn counter_read(s: &mut Session, args: &[&str]) -> CmdResult {
     Ok(())
 }
 
+/// The entries of table `t` a direct resource's command names: the one
+/// with handle `i`, or all.
+async fn direct_targets(
+    s: &mut Session,
+    t: u32,
+    i: Option<i64>,
+) -> Result<Vec<p4::TableEntry>, String> {
+    match i {
+        Some(h) => Ok(vec![direct_entry(s, t, h as u32).await?]),
+        None => entries(s, t).await,
+    }
+}
+
+/// Modifies each of `entities`, stopping at the first refusal (`error`
+/// words it).
+async fn modify_all(s: &mut Session, entities: Vec<E>, error: fn(&Refused) -> String) -> CmdResult {
+    for e in entities {
+        s.write(p4::update::Type::Modify, p4::Entity { entity: Some(e) })
+            .await
+            .map_err(|r| error(&r))?;
+    }
+    Ok(())
+}
+
 async fn write_counter(
     s: &mut Session,
     c: &Counter,
@@ -123,28 +147,18 @@ async fn write_counter(
             index: i.map(|index| p4::Index { index }),
             data: Some(data),
         })],
-        Counter::Direct(t) => {
-            let targets = match i {
-                Some(h) => vec![direct_entry(s, *t, h as u32).await?],
-                None => entries(s, *t).await?,
-            };
-            targets
-                .into_iter()
-                .map(|e| {
-                    E::DirectCounterEntry(p4::DirectCounterEntry {
-                        table_entry: Some(e),
-                        data: Some(data),
-                    })
+        Counter::Direct(t) => direct_targets(s, *t, i)
+            .await?
+            .into_iter()
+            .map(|e| {
+                E::DirectCounterEntry(p4::DirectCounterEntry {
+                    table_entry: Some(e),
+                    data: Some(data),
                 })
-                .collect()
-        }
+            })
+            .collect(),
     };
-    for e in entities {
-        s.write(p4::update::Type::Modify, p4::Entity { entity: Some(e) })
-            .await
-            .map_err(|r| counter_error(&r))?;
-    }
-    Ok(())
+    modify_all(s, entities, counter_error).await
 }
 
 async fn counter_write(s: &mut Session, args: &[&str]) -> CmdResult {
@@ -183,8 +197,8 @@ async fn counter_reset(s: &mut Session, args: &[&str]) -> CmdResult {
 
 /// A register's id and cell width.
 fn register(s: &Session, name: &str) -> Result<(u32, u32), String> {
-    use janus_ctrl::proto::p4::config::v1::p4_bitstring_like_type_spec::TypeSpec as B;
-    use janus_ctrl::proto::p4::config::v1::p4_data_type_spec::TypeSpec;
+    use crate::proto::p4::config::v1::p4_bitstring_like_type_spec::TypeSpec as B;
+    use crate::proto::p4::config::v1::p4_data_type_spec::TypeSpec;
     let r = s
         .schema()
         .register(name)
@@ -339,29 +353,19 @@ async fn write_meter(
             config: Some(config),
             counter_data: None,
         })],
-        Meter::Direct(t) => {
-            let targets = match i {
-                Some(h) => vec![direct_entry(s, *t, h as u32).await?],
-                None => entries(s, *t).await?,
-            };
-            targets
-                .into_iter()
-                .map(|e| {
-                    E::DirectMeterEntry(p4::DirectMeterEntry {
-                        table_entry: Some(e),
-                        config: Some(config),
-                        counter_data: None,
-                    })
+        Meter::Direct(t) => direct_targets(s, *t, i)
+            .await?
+            .into_iter()
+            .map(|e| {
+                E::DirectMeterEntry(p4::DirectMeterEntry {
+                    table_entry: Some(e),
+                    config: Some(config),
+                    counter_data: None,
                 })
-                .collect()
-        }
+            })
+            .collect(),
     };
-    for e in entities {
-        s.write(p4::update::Type::Modify, p4::Entity { entity: Some(e) })
-            .await
-            .map_err(|r| meter_error(&r))?;
-    }
-    Ok(())
+    modify_all(s, entities, meter_error).await
 }
 
 async fn meter_set_rates(s: &mut Session, args: &[&str]) -> CmdResult {

@@ -9,8 +9,8 @@
 //! create but the device holds keeps the replicas it had.
 
 use super::{CmdResult, Refused, Session, at_least, exactly, int, uin};
-use janus_ctrl::client::values;
-use janus_ctrl::proto::p4::v1 as p4;
+use crate::client::values;
+use crate::proto::p4::v1 as p4;
 use p4::packet_replication_engine_entry::Type as Pre_;
 use std::collections::BTreeMap;
 use tonic::Code;

@@ -19,9 +19,9 @@
 
 use super::tables::{self, Key};
 use super::{CmdResult, Refused, Session, at_least, bad_name, exactly, uin};
-use janus_ctrl::client::schema;
-use janus_ctrl::proto::p4::config::v1 as cfg;
-use janus_ctrl::proto::p4::v1 as p4;
+use crate::client::schema;
+use crate::proto::p4::config::v1 as cfg;
+use crate::proto::p4::v1 as p4;
 use p4::entity::Entity as E;
 use p4::update::Type as U;
 use std::collections::HashMap;
