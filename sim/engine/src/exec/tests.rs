@@ -1,6 +1,6 @@
 //! Statement execution over real checked programs.
 
-use super::compile::resolved_ctor_args;
+use super::compile::calls::resolved_ctor_args;
 use super::run::{INLINE_KEYS, write_arg, write_param};
 use super::*;
 use crate::env::Env;
