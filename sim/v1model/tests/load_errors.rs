@@ -220,12 +220,19 @@ fn a_main_that_is_not_v1switch_names_main() {
 
 #[test]
 fn a_refused_expression_is_named_with_its_place() {
-    // `lookahead` of a struct holding a header: the engine reads ahead
-    // into scalars and headers only, and says which construct it refuses.
-    let source = FRAME.replace(
-        "state start { pkt.extract(h.eth); transition accept; }",
-        "state start { h = pkt.lookahead<hdrs_t>(); transition accept; }",
-    ) + "control I(inout hdrs_t h, inout meta_t m, inout standard_metadata_t sm) { apply { } }\n\
+    // `lookahead` of a struct holding a header stack: the engine reads
+    // ahead into scalars, headers and structs of those only, and says which
+    // construct it refuses.
+    let source = FRAME
+        .replace(
+            "struct meta_t { }",
+            "struct meta_t { }\nstruct two_t { eth_h[2] s; }",
+        )
+        .replace(
+            "state start { pkt.extract(h.eth); transition accept; }",
+            "state start { two_t t = pkt.lookahead<two_t>(); transition accept; }",
+        )
+        + "control I(inout hdrs_t h, inout meta_t m, inout standard_metadata_t sm) { apply { } }\n\
          V1Switch(P(), VC(), I(), E(), CC(), D()) main;\n";
     let c = janus_p4::driver::compile_source("t.p4", source, &Default::default());
     assert!(!c.has_errors(), "{}", c.render(false));
@@ -233,7 +240,7 @@ fn a_refused_expression_is_named_with_its_place() {
         Ok(_) => panic!("the program loads"),
         Err(e) => e.to_string(),
     };
-    assert!(e.contains("t.p4:8:19:"), "{e}");
+    assert!(e.contains("t.p4:9:"), "{e}");
     assert!(
         e.contains("lookahead of this type is not supported by the engine yet"),
         "{e}"

@@ -7,7 +7,7 @@ use crate::eval::{CompileError, Compiler, Node, is_packet_in, lookahead_bits, sc
 use crate::layout::LayoutKind;
 use crate::value::Bits;
 use janus_p4::ir::{self, Callee, ExprKind, StmtKind, SwitchLabel, Value};
-use janus_p4::types::{TyId, TypeTable};
+use janus_p4::types::{StructKind, TyId, TypeTable};
 
 pub(super) mod calls;
 
@@ -420,7 +420,9 @@ fn invalidate(c: &mut Compiler<'_>, lhs: &ir::Expr, out: &mut Vec<Op>) -> Result
 }
 
 /// Stores into each scalar field of the struct `lhs` the bits of the
-/// packet `offset` bits past the cursor (a struct `lookahead`), in order.
+/// packet `offset` bits past the cursor (a struct `lookahead`), in order;
+/// a header inside it becomes valid, as `lookahead<H>()` returns a valid
+/// header.
 fn peek_fields(
     c: &mut Compiler<'_>,
     lhs: &ir::Expr,
@@ -428,14 +430,22 @@ fn peek_fields(
     need: u32,
     out: &mut Vec<Op>,
 ) -> Result<(), CompileError> {
-    let fields = c
+    let info = c
         .program
         .types
         .struct_info(lhs.ty)
-        .filter(|_| !is_header(c, lhs.ty).unwrap_or(true))
-        .ok_or(CompileError::Unsupported("lookahead of this type"))?
-        .fields
-        .len();
+        .filter(|i| i.kind != StructKind::HeaderUnion)
+        .ok_or(CompileError::Unsupported("lookahead of this type"))?;
+    let fields = info.fields.len();
+    if info.kind == StructKind::Header {
+        let shape = header_shape(c, lhs.ty)?;
+        out.push(Op::SetValidity {
+            header: c.place(lhs)?,
+            valid_byte: shape.valid_byte,
+            wire_bytes: shape.wire_bits.div_ceil(8),
+            valid: true,
+        });
+    }
     for i in 0..fields {
         let ty = field_ty(c, lhs.ty, i);
         let field = ir::Expr {
