@@ -535,6 +535,24 @@ impl Profiles {
         Ok(())
     }
 
+    /// FAILED_PRECONDITION when an entry of a table still uses `target`
+    /// (`what` names it), which a DELETE may then not remove.
+    fn refuse_if_used(
+        &self,
+        switch: &dyn target::Target,
+        p: &ProfileMap,
+        target: Target,
+        what: &str,
+    ) -> Result<(), RpcError> {
+        match self.used_by(switch, p, target) {
+            Some(t) => Err(RpcError::new(
+                Code::FailedPrecondition,
+                format!("{what} is used by an entry of {t}"),
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// The name of a table with an entry pointing to `target` in `p`.
     fn used_by(
         &self,
@@ -1094,12 +1112,7 @@ impl Profiles {
                 Ok(())
             }
             Type::Delete => {
-                if let Some(t) = self.used_by(switch, &p, Target::Member(id)) {
-                    return Err(RpcError::new(
-                        Code::FailedPrecondition,
-                        format!("{what} is used by an entry of {t}"),
-                    ));
-                }
+                self.refuse_if_used(switch, &p, Target::Member(id), &what)?;
                 profile_mut(switch, &p)?
                     .remove_member(id)
                     .map_err(|e| profile_error(e, &p.name))?;
@@ -1230,12 +1243,7 @@ impl Profiles {
                 Ok(())
             }
             Type::Delete => {
-                if let Some(t) = self.used_by(switch, &p, Target::Group(id)) {
-                    return Err(RpcError::new(
-                        Code::FailedPrecondition,
-                        format!("{what} is used by an entry of {t}"),
-                    ));
-                }
+                self.refuse_if_used(switch, &p, Target::Group(id), &what)?;
                 profile_mut(switch, &p)?
                     .remove_group(id)
                     .map_err(|e| profile_error(e, &p.name))?;
