@@ -7,13 +7,16 @@
 //! is compatible with everything, so that one mistake gives one diagnostic.
 
 mod abstract_methods;
+mod aggregates;
 mod annotation_values;
 mod calls;
 mod consts;
+mod conversions;
 mod decls;
 mod exprs;
 mod fold;
 mod generic_recheck;
+mod operators;
 mod packet_methods;
 mod scopes;
 mod stmts;
