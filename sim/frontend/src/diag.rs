@@ -258,8 +258,6 @@ codes! {
          `int<W>`, `bool`, enums, `error`, new types) are tracked, as whole variables. \
          `@noWarn(\"uninitialized_use\")` (reads) or `@noWarn(\"uninitialized_out_param\")` on the \
          enclosing action, function, parser or control silences it.";
-    UnknownAnnotation = "W0005", "unknown annotation",
-        "An annotation that Janus does not know is kept as written but has no effect.";
     Truncation = "W0006", "value truncated",
         "A constant does not fit the width it is given or converted to, e.g. `8w256` or \
          `bit<8> x = 300;`; it is truncated to that width (as p4c does, with a warning).";

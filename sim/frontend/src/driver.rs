@@ -180,7 +180,6 @@ fn run_here(mut sources: SourceMap, root: FileId, opts: &Options) -> Compilation
     let crate::parser::Parsed {
         program,
         errors: syntax_errors,
-        annotations,
         annotation_bodies,
     } = crate::parser::parse(&tokens, &pp.text);
     for e in lex_errors {
@@ -194,20 +193,6 @@ fn run_here(mut sources: SourceMap, root: FileId, opts: &Options) -> Compilation
         }
         if let Some(at) = pp.map.resolve(e.span) {
             diagnostics.push(e.into_diagnostic(at));
-        }
-    }
-    for a in annotations
-        .iter()
-        .filter(|a| !crate::annotations::is_known(&a.name))
-    {
-        if let Some(at) = pp.map.resolve(a.span) {
-            diagnostics.push(
-                Diagnostic::warning(
-                    Code::UnknownAnnotation,
-                    format!("unknown annotation `@{}` is kept but has no effect", a.name),
-                )
-                .at(at, ""),
-            );
         }
     }
     for e in &syntax_errors {

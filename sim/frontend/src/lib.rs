@@ -4,7 +4,6 @@
 //! [`parser`] into an [`ast`]; the checker resolves names and types and lowers
 //! the program to an IR the behavioural model executes.
 
-pub mod annotations;
 pub mod ast;
 pub mod check;
 pub mod diag;

@@ -660,7 +660,6 @@ impl Parser<'_> {
         let lo = self.start();
         self.expect_punct(Punct::At)?;
         let name = self.member_name()?;
-        self.annotations_seen.push(name.clone());
         if name.name == "pragma" {
             // `@pragma name tokens...` runs to the end of the line, and
             // may hold any characters, as an annotation's body.

@@ -53,8 +53,6 @@ pub fn parse_program(tokens: &[Token], text: &str) -> (Program, Vec<SyntaxError>
 pub struct Parsed {
     pub program: Program,
     pub errors: Vec<SyntaxError>,
-    /// The name of every annotation in the program, in source order.
-    pub annotations: Vec<crate::ast::Ident>,
     /// The parenthesised bodies of unstructured annotations (from `(`
     /// through `)`) and the rest of each `@pragma` line: any tokens may
     /// appear there, so the driver does not report characters the lexer
@@ -64,14 +62,13 @@ pub struct Parsed {
     pub annotation_bodies: Vec<Span>,
 }
 
-/// Parses a whole program, also listing the annotations it used.
+/// Parses a whole program.
 pub fn parse(tokens: &[Token], text: &str) -> Parsed {
     let mut p = Parser::new(tokens, text);
     let program = p.program();
     Parsed {
         program,
         errors: p.errors,
-        annotations: p.annotations_seen,
         annotation_bodies: p.annotation_bodies,
     }
 }
@@ -102,7 +99,6 @@ pub(crate) struct Parser<'a> {
     /// Declarations split off another one, emitted before it: the struct of
     /// `typedef struct S { ... } T;`.
     pub(crate) pending: Vec<crate::ast::Decl>,
-    pub(crate) annotations_seen: Vec<crate::ast::Ident>,
     pub(crate) annotation_bodies: Vec<Span>,
     /// Current nesting of expressions and statements (see [`MAX_DEPTH`]).
     pub(crate) depth: u32,
@@ -124,7 +120,6 @@ impl<'a> Parser<'a> {
             type_names: HashSet::new(),
             type_params: Vec::new(),
             pending: Vec::new(),
-            annotations_seen: Vec::new(),
             annotation_bodies: Vec::new(),
             depth: 0,
             in_width: false,
