@@ -17,7 +17,7 @@ mod target;
 
 pub use externs::{MAX_CELLS, MAX_PENDING_DIGESTS, SizeError};
 use externs::{Shared, V1Externs};
-use janus_engine::exec::Op;
+use janus_engine::exec::{ArenaReset, Op, WriteSet};
 use janus_engine::layout::{LayoutKind, Layouts};
 use janus_engine::parser::CompiledParser;
 use janus_engine::pipeline::{self, Entities};
@@ -260,6 +260,8 @@ pub struct V1Switch {
     field_lists: HashMap<u32, Vec<(u32, u32)>>,
     /// The bytes of user metadata and standard_metadata in the arena.
     metadata: std::ops::Range<usize>,
+    /// The bytes a pass may write, cleared as the next one starts.
+    reset: ArenaReset,
 }
 
 /// The package's name and its parameters.
@@ -362,6 +364,21 @@ impl V1Switch {
         let mut next = || it.next().unwrap_or_default();
         let (verify, ingress, egress, compute, deparser) = (next(), next(), next(), next(), next());
         let needs_clock = std.reads_time() || entities.tables.iter().any(|t| t.idle_timeout);
+        // What a pass may write: the blocks' code, and the metadata (which
+        // the architecture writes itself: standard_metadata, field lists).
+        let mut writes = WriteSet::new(&mut layouts);
+        writes.parser(&parser)?;
+        for ops in [&verify, &ingress, &egress, &compute, &deparser] {
+            writes.ops(ops)?;
+        }
+        writes.bytes(m_at..arena_bytes);
+        let reset = writes.finish();
+        tracing::debug!(
+            arena_bytes,
+            cleared_bytes = reset.cleared_bytes(),
+            ranges = reset.ranges(),
+            "packet state planned"
+        );
         Ok(V1Switch {
             parser,
             program,
@@ -389,6 +406,7 @@ impl V1Switch {
             mirror: HashMap::new(),
             field_lists,
             metadata: m_at as usize..arena_bytes as usize,
+            reset,
         })
     }
 

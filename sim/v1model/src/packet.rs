@@ -148,7 +148,14 @@ impl V1Switch {
         instance_type: u64,
         kept: Option<(&[u8], u32)>,
     ) {
-        self.arena.fill(0);
+        // Only what compiled code may write was written: clearing that
+        // resets the state (checked in debug builds, so by every test).
+        debug_assert_eq!(
+            self.reset.stray(&self.arena),
+            None,
+            "a byte of the packet state outside the write set was written"
+        );
+        self.reset.clear(&mut self.arena);
         self.externs.truncate_to = None;
         self.externs.requests = Requests::default();
         if let Some((from, list)) = kept {

@@ -517,6 +517,11 @@ impl Node {
     }
 }
 
+/// The width of `n` if it and every node inside it have at most 64 bits.
+pub(crate) fn narrow_width(n: &Node) -> Option<u32> {
+    narrow_shape(n).map(|(width, _)| width)
+}
+
 /// The width and signedness of `n` if it and every node inside it have at
 /// most 64 bits (so [`Node::eval_word`] may evaluate it).
 fn narrow_shape(n: &Node) -> Option<(u32, bool)> {

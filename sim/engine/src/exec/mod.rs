@@ -6,7 +6,8 @@
 //! `exit` ends the whole pipeline stage, `break`/`continue` the innermost loop.
 //!
 //! The op types are in `ops`, the compiler in `compile`, the interpreter
-//! in `run`; `special` rewrites common shapes into ops of their own.
+//! in `run`; `special` rewrites common shapes into ops of their own;
+//! `writes` works out which bytes of the arena they may write.
 
 mod compile;
 mod ops;
@@ -14,6 +15,7 @@ mod run;
 mod special;
 #[cfg(test)]
 mod tests;
+mod writes;
 
 pub use compile::{block_prologue, compile_control, compile_stmts, guarded};
 pub use ops::{
@@ -23,3 +25,4 @@ pub use ops::{
 pub use run::run;
 pub(crate) use run::with_values;
 pub use special::{Cmp, EmitRun, FixedHeader, Test};
+pub use writes::{ArenaReset, WriteSet};

@@ -614,10 +614,12 @@ fn nested_apply(
         ..ctx
     });
     // Arguments go in through the caller's compiler, into the child's
-    // parameter slots (which both can address: the arena is shared).
+    // parameter slots (which both can address: the arena is shared), or
+    // are passed by reference where that cannot be told apart.
+    let by_ref = by_reference(c, &block.params, args)?;
     let mut copy_in = Vec::new();
     let mut copy_out = Vec::new();
-    for (p, arg) in block.params.iter().zip(args) {
+    for ((p, arg), by_ref) in block.params.iter().zip(args).zip(by_ref) {
         let Some(arg) = arg else { continue };
         if is_packet_in(&program.types, p.ty) || is_packet_out(&program.types, p.ty) {
             continue;
@@ -625,6 +627,10 @@ fn nested_apply(
         // An extern passed in: the child calls it where it was declared.
         if let Some(bound) = crate::bind::bound_arg(program, &c.bound, &ctx.path, arg) {
             child.bound.insert(p.var, bound);
+            continue;
+        }
+        if let Some(byte) = by_ref {
+            child.vars.insert(p.var, byte);
             continue;
         }
         let param = ir::Expr {
@@ -664,6 +670,57 @@ fn nested_apply(
             })
         }
     }
+}
+
+/// For each parameter of a nested apply, the byte of the argument's storage
+/// when the parameter may be that storage itself instead of a copy of it
+/// (copy-in/copy-out cannot be told apart from it): an `inout` parameter
+/// whose argument is a byte-aligned place fixed at load time, of the
+/// parameter's type, overlapping no other `out` or `inout` argument. Only
+/// the child reaches the argument while it runs (a block sees nothing of
+/// its caller but its arguments), `in` arguments are copied before it
+/// starts, and copy-out happens whatever way the child ends (`exit`,
+/// `reject`), so every write lands where copy-out would have put it.
+fn by_reference(
+    c: &mut Compiler<'_>,
+    params: &[ir::Param],
+    args: &[Option<ir::Expr>],
+) -> Result<Vec<Option<u32>>, CompileError> {
+    // Per parameter: the bit range its argument may be written at (`None`
+    // for a range chosen at run time, which may overlap anything), and
+    // whether the parameter could be passed by reference.
+    let mut written = Vec::with_capacity(params.len());
+    for (p, arg) in params.iter().zip(args) {
+        let Some(arg) = arg.as_ref().filter(|a| {
+            matches!(p.direction, Direction::Out | Direction::InOut)
+                && !matches!(a.kind, ExprKind::DontCare)
+        }) else {
+            written.push(None);
+            continue;
+        };
+        written.push(Some(match c.place(arg) {
+            Ok(Place::Fixed { bit, ty }) => {
+                let end = bit + (c.layouts.layout(ty)?.bytes * 8).max(1);
+                let whole = p.direction == Direction::InOut && ty == p.ty && bit % 8 == 0;
+                (Some((bit, end)), whole)
+            }
+            _ => (None, false),
+        }));
+    }
+    let overlaps = |i: usize, (lo, hi): (u32, u32)| {
+        written
+            .iter()
+            .enumerate()
+            .any(|(j, w)| j != i && w.is_some_and(|(r, _)| r.is_none_or(|(l, h)| l < hi && lo < h)))
+    };
+    Ok(written
+        .iter()
+        .enumerate()
+        .map(|(i, w)| match *w {
+            Some((Some(range), true)) if !overlaps(i, range) => Some(range.0 / 8),
+            _ => None,
+        })
+        .collect())
 }
 
 /// The constructor arguments of the block instance at `path` (a path of
