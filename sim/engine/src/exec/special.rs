@@ -29,6 +29,20 @@ pub enum Test {
         cmp: Cmp,
         k: u64,
     },
+    /// Two fields of one width at fixed places compared, `flip` xored
+    /// into both (see [`Test::Compare`]).
+    Fields {
+        a: FieldWord,
+        b: FieldWord,
+        flip: u64,
+        cmp: Cmp,
+    },
+    /// Every test holds (`a && b && ...`), tested left to right until one
+    /// fails, as `&&` evaluates.
+    All(Box<[Test]>),
+    /// Some test holds (`a || b || ...`), tested left to right until one
+    /// holds.
+    Any(Box<[Test]>),
 }
 
 /// A comparison of two words, unsigned.
@@ -81,8 +95,10 @@ impl Cmp {
 }
 
 impl Test {
-    /// Whether the condition holds over the current arena.
-    #[inline]
+    /// Whether the condition holds over the current arena. Always
+    /// inlined, into chains too: the recursion of nested chains runs
+    /// through [`all_hold`] and [`any_holds`] alone.
+    #[inline(always)]
     pub fn holds(&self, env: &Env<'_>) -> bool {
         match *self {
             Test::Valid { byte, valid } => (env.arena[byte as usize] != 0) == valid,
@@ -92,6 +108,14 @@ impl Test {
                 cmp,
                 k,
             } => cmp.holds(field.read(env.arena) ^ flip, k),
+            Test::Fields {
+                ref a,
+                ref b,
+                flip,
+                cmp,
+            } => cmp.holds(a.read(env.arena) ^ flip, b.read(env.arena) ^ flip),
+            Test::All(ref all) => all_hold(all, env),
+            Test::Any(ref any) => any_holds(any, env),
         }
     }
 
@@ -112,13 +136,75 @@ impl Test {
                 _ => None,
             },
             Node::LoadFixed { bit, width, .. } => nonzero(*bit, *width, Cmp::Ne),
+            Node::Binary(BinOp::And, ..) => {
+                let mut all = Vec::new();
+                chain(n, BinOp::And, &mut all)?;
+                Some(Test::All(all.into()))
+            }
+            Node::Binary(BinOp::Or, ..) => {
+                let mut any = Vec::new();
+                chain(n, BinOp::Or, &mut any)?;
+                Some(Test::Any(any.into()))
+            }
             Node::Binary(op, a, b) => {
                 let cmp = Cmp::of(*op)?;
-                compare(a, b, cmp).or_else(|| compare(b, a, cmp.mirrored()))
+                compare(a, b, cmp)
+                    .or_else(|| compare(b, a, cmp.mirrored()))
+                    .or_else(|| fields(a, b, cmp))
             }
             _ => None,
         }
     }
+}
+
+/// The tests of a chain of `op` (`&&` or `||`), in evaluation order,
+/// appended to `out`; `None` unless every operand has a test.
+fn chain(n: &Node, op: BinOp, out: &mut Vec<Test>) -> Option<()> {
+    match n {
+        Node::Binary(o, a, b) if *o == op => {
+            chain(a, op, out)?;
+            chain(b, op, out)
+        }
+        _ => {
+            out.push(Test::of(n)?);
+            Some(())
+        }
+    }
+}
+
+#[inline(never)]
+fn all_hold(all: &[Test], env: &Env<'_>) -> bool {
+    all.iter().all(|t| t.holds(env))
+}
+
+#[inline(never)]
+fn any_holds(any: &[Test], env: &Env<'_>) -> bool {
+    any.iter().any(|t| t.holds(env))
+}
+
+/// `a cmp b` of two loads of fixed places of one width and signedness
+/// (the comparison's order is the left operand's).
+fn fields(a: &Node, b: &Node, cmp: Cmp) -> Option<Test> {
+    let (
+        Node::LoadFixed { bit, width, signed },
+        Node::LoadFixed {
+            bit: bit_b,
+            width: width_b,
+            signed: signed_b,
+        },
+    ) = (a, b)
+    else {
+        return None;
+    };
+    if !(1..=64).contains(width) || width != width_b || signed != signed_b {
+        return None;
+    }
+    Some(Test::Fields {
+        a: FieldWord::new(*bit, *width),
+        b: FieldWord::new(*bit_b, *width),
+        flip: if *signed { 1u64 << (width - 1) } else { 0 },
+        cmp,
+    })
 }
 
 /// `field != 0` (`Cmp::Ne`) or `field == 0` (`Cmp::Eq`).

@@ -671,6 +671,45 @@ mod specialised {
             }
         }
 
+        /// `&&` and `||` chains of the shapes above, and two fields
+        /// compared, nested either way.
+        #[test]
+        fn chains_of_conditions_match_the_generic_if(
+            a in arena(),
+            w in 1u32..=64,
+            signed in any::<bool>(),
+            bits in prop::collection::vec(0u32..(ARENA as u32 * 8 - 64), 4),
+            op in prop::sample::select(vec![BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge]),
+            same in any::<bool>(),
+            k in any::<u64>(),
+            shape in 0usize..6,
+        ) {
+            let bin = |o: BinOp, x: Node, y: Node| Node::Binary(o, Box::new(x), Box::new(y));
+            let not = |n: Node| Node::Unary(UnOp::Not, Box::new(n));
+            // Half the time the two fields hold the same value.
+            let mut a = a;
+            if same {
+                let v = read_word(&a, bits[0] as usize, w);
+                crate::value::write_word(&mut a, bits[1] as usize, w, v);
+            }
+            let fields = bin(op, load(bits[0], w, signed), load(bits[1], w, signed));
+            let flag = |i: usize| load(bits[i], 1, false);
+            let compare = bin(op, load(bits[2], w, signed), konst(w, signed, k));
+            let conds = [
+                fields.clone(),
+                bin(BinOp::And, flag(2), fields.clone()),
+                bin(BinOp::Or, not(flag(3)), bin(BinOp::And, fields.clone(), compare.clone())),
+                bin(BinOp::And, bin(BinOp::Or, flag(0), flag(1)), not(flag(2))),
+                bin(BinOp::And, bin(BinOp::And, compare.clone(), flag(3)), fields.clone()),
+                bin(BinOp::Or, bin(BinOp::Or, flag(1), compare), fields),
+            ];
+            let mark = |v| Op::Store { place: Box::new(fixed(0)), value: Node::Narrow(Box::new(konst(8, false, v))) };
+            let cond = conds[shape].clone();
+            let op = Op::If(Box::new(Node::Narrow(Box::new(cond))), vec![mark(1)], vec![mark(2)]);
+            let special = same_as_generic(op, &a)?;
+            prop_assert!(matches!(special, Op::IfTest(..)), "{special:?}");
+        }
+
         /// `extract` of a header without varbit at a fixed place, at any
         /// cursor, from packets long enough or not.
         #[test]
