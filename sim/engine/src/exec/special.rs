@@ -120,7 +120,13 @@ impl Test {
     }
 
     /// The test of a narrow condition (the node inside [`Node::Narrow`]),
-    /// if it has one of the specialised shapes.
+    /// if it has one of the specialised shapes; for an architecture's
+    /// externs that take a condition (a checksum's).
+    pub fn of_condition(n: &Node) -> Option<Test> {
+        Test::of(n)
+    }
+
+    /// [`Test::of_condition`].
     fn of(n: &Node) -> Option<Test> {
         match n {
             Node::Valid(place) => Some(Test::Valid {

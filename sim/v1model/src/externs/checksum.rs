@@ -6,8 +6,10 @@ use super::hash::{CSUM16, compute, run_in_place};
 use super::{Call, V1Externs, low_bits, narrow, read_number, write_number};
 use janus_engine::env::Env;
 use janus_engine::eval::{Node, Place};
+use janus_engine::exec::Test;
 use janus_engine::externs::{BitRun, ExternArg};
 use janus_engine::flow::Flow;
+use janus_p4::ir::BinOp;
 use janus_wire::checksum::{add_carry, fold_complement, sum_pairs, sum_words};
 
 /// An Internet checksum (the algorithm a constant, or left out) over data
@@ -322,6 +324,26 @@ impl RunSum {
     }
 }
 
+/// A checksum's condition as the fast forms take it: a constant or one
+/// header's validity, and the rest (`valid && rest`, or the whole
+/// condition with `true`) as a specialised test; `None` when the rest has
+/// no such test. (The condition's nodes read and write nothing else, so
+/// testing the parts in either order is testing the whole.)
+fn checksum_condition(n: &Node) -> Option<(Cond, Option<Test>)> {
+    match n {
+        Node::Const(b) => Some((Cond::Const(b.as_u64_truncated() != 0), None)),
+        Node::Valid(place) => match **place {
+            Place::Fixed { bit, .. } => Some((Cond::Valid(bit / 8), None)),
+            _ => Some((Cond::Const(true), Some(Test::of_condition(n)?))),
+        },
+        Node::Binary(BinOp::And, a, b) => match checksum_condition(a)? {
+            (cond, None) => Some((cond, Some(Test::of_condition(b)?))),
+            _ => Some((Cond::Const(true), Some(Test::of_condition(n)?))),
+        },
+        _ => Some((Cond::Const(true), Some(Test::of_condition(n)?))),
+    }
+}
+
 /// A checksum's condition when it is known without evaluating it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Cond {
@@ -400,16 +422,15 @@ impl V1Externs {
         }
     }
 
-    /// The fast form of a checksum call with `args`, if it has one.
-    pub(super) fn fast_checksum_of(&self, call: Call, args: &[ExternArg]) -> Option<FastChecksum> {
-        let cond = match narrow(args.first())? {
-            Node::Const(b) => Cond::Const(b.as_u64_truncated() != 0),
-            Node::Valid(place) => match **place {
-                Place::Fixed { bit, .. } => Cond::Valid(bit / 8),
-                _ => return None,
-            },
-            _ => return None,
-        };
+    /// The fast form of a checksum call with `args`, if it has one, and
+    /// the test of the rest of its condition, if any (the call does
+    /// nothing unless it holds).
+    pub(super) fn fast_checksum_of(
+        &self,
+        call: Call,
+        args: &[ExternArg],
+    ) -> Option<(FastChecksum, Option<Test>)> {
+        let (cond, guard) = checksum_condition(narrow(args.first())?)?;
         let algo = match args.get(3) {
             None => CSUM16,
             Some(_) => match narrow(args.get(3))? {
@@ -438,7 +459,8 @@ impl V1Externs {
         if algo != CSUM16 {
             return None;
         }
-        FastChecksum::of(layout.runs(), cond, out, action, self.arena_bytes)
+        let fast = FastChecksum::of(layout.runs(), cond, out, action, self.arena_bytes)?;
+        Some((fast, guard))
     }
 
     /// `algo` over a data argument's bits then `payload` (from the next

@@ -10,6 +10,7 @@
 use crate::{DROP_PORT, StdMeta};
 use janus_engine::env::Env;
 use janus_engine::eval::{Node, Place};
+use janus_engine::exec::Test;
 use janus_engine::externs::{ExternArg, ExternHandler};
 use janus_engine::flow::Flow;
 use janus_engine::meter::Color;
@@ -94,11 +95,13 @@ enum Call {
 }
 
 /// A call site: its kind, and for a checksum the fast form its arguments
-/// allow (worked out at load; `None`: the general path).
-#[derive(Clone, Copy, Debug)]
+/// allow (worked out at load; `None`: the general path) with the part of
+/// its condition the fast form does not test itself.
+#[derive(Clone, Debug)]
 struct Site {
     call: Call,
     checksum: Option<FastChecksum>,
+    guard: Option<Box<Test>>,
 }
 
 /// Digests kept until the control plane takes them (as a switch's learning
@@ -210,6 +213,8 @@ impl ExternHandler for V1Externs {
             return Flow::Continue;
         };
         match (&site.checksum, site.call) {
+            // A checksum whose condition is false does nothing.
+            (Some(_), _) if site.guard.as_ref().is_some_and(|g| !g.holds(env)) => Flow::Continue,
             // With and without payload apart: the payload's sum needs
             // registers the header's alone does not.
             (Some(FastChecksum::Window(w)), _) if w.action.payload => {

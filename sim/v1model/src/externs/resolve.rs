@@ -57,14 +57,21 @@ impl ExternResolver for V1Externs {
             _ => return None,
         };
         let mut calls = self.calls.borrow_mut();
-        let checksum = match call {
+        let (checksum, guard) = match call {
             Call::VerifyChecksum
             | Call::UpdateChecksum
             | Call::VerifyChecksumWithPayload
-            | Call::UpdateChecksumWithPayload => self.fast_checksum_of(call, site.args),
-            _ => None,
+            | Call::UpdateChecksumWithPayload => match self.fast_checksum_of(call, site.args) {
+                Some((fast, guard)) => (Some(fast), guard.map(Box::new)),
+                None => (None, None),
+            },
+            _ => (None, None),
         };
-        calls.push(Site { call, checksum });
+        calls.push(Site {
+            call,
+            checksum,
+            guard,
+        });
         Some(calls.len() as u32 - 1)
     }
 
