@@ -43,7 +43,7 @@ TUNNEL = {1: ("192.168.0.20", 0), 2: ("192.168.0.21", 1)}
 UPLINK_MAC = {0: "02:aa:00:00:00:00", 1: "02:aa:00:00:00:01"}
 TOR_MAC = {0: "02:bb:00:00:00:00", 1: "02:bb:00:00:00:01"}
 LOCAL_VTEP = "192.168.0.1"
-PAYLOAD = bytes(range(18))   # 64-byte inner UDP frames
+PAYLOAD = bytes(range(18))   # inner UDP frames of 60 bytes (64 on the wire with the FCS)
 
 
 def l4(rng, proto, sport, dport):
