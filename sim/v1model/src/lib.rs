@@ -17,12 +17,14 @@ mod target;
 
 pub use externs::{MAX_CELLS, MAX_PENDING_DIGESTS, SizeError};
 use externs::{Shared, V1Externs};
-use janus_engine::exec::{ArenaReset, Op, WriteSet};
+use janus_engine::exec::{ArenaReset, WriteSet};
 use janus_engine::layout::{LayoutKind, Layouts};
 use janus_engine::parser::CompiledParser;
 use janus_engine::pipeline::{self, Entities};
 use janus_engine::plan::StoragePlan;
 use janus_engine::target::MirrorTarget;
+use janus_jit::Block;
+pub use janus_jit::{Coverage, Tier};
 use janus_p4::ir::{self, InstanceOf};
 use std::collections::HashMap;
 
@@ -215,11 +217,12 @@ pub(crate) struct EgressStart {
 pub struct V1Switch {
     program: ir::Program,
     parser: CompiledParser,
-    verify: Vec<Op>,
-    ingress: Vec<Op>,
-    egress: Vec<Op>,
-    compute: Vec<Op>,
-    deparser: Vec<Op>,
+    /// The five control blocks, compiled (see [`V1Switch::set_tier`]).
+    verify: Block,
+    ingress: Block,
+    egress: Block,
+    compute: Block,
+    deparser: Block,
     /// Tables, profiles and value sets, by slot.
     entities: Entities,
     externs: V1Externs,
@@ -379,14 +382,15 @@ impl V1Switch {
             ranges = reset.ranges(),
             "packet state planned"
         );
-        Ok(V1Switch {
+        let block = |ops| Block::new(ops, arena_bytes as usize, Tier::Compiled);
+        let switch = V1Switch {
             parser,
             program,
-            verify,
-            ingress,
-            egress,
-            compute,
-            deparser,
+            verify: block(verify),
+            ingress: block(ingress),
+            egress: block(egress),
+            compute: block(compute),
+            deparser: block(deparser),
             entities,
             externs,
             std,
@@ -407,7 +411,50 @@ impl V1Switch {
             field_lists,
             metadata: m_at as usize..arena_bytes as usize,
             reset,
-        })
+        };
+        let coverage = switch.coverage();
+        tracing::debug!(
+            compiled_ops = coverage.compiled,
+            interpreted_ops = coverage.interpreted,
+            "control blocks compiled"
+        );
+        Ok(switch)
+    }
+
+    /// The blocks, in pipeline order.
+    fn blocks_mut(&mut self) -> [&mut Block; 5] {
+        [
+            &mut self.verify,
+            &mut self.ingress,
+            &mut self.egress,
+            &mut self.compute,
+            &mut self.deparser,
+        ]
+    }
+
+    /// Chooses the tier the control blocks run in: compiled (the default,
+    /// as loaded) or the interpreter only, the reference the compiled code
+    /// is checked against. Traced packets always take the interpreter.
+    pub fn set_tier(&mut self, tier: Tier) {
+        for b in self.blocks_mut() {
+            b.set_tier(tier);
+        }
+    }
+
+    /// How many of the control blocks' ops run compiled, and how many in
+    /// the interpreter (counted in the code, not as packets run).
+    pub fn coverage(&self) -> Coverage {
+        let mut c = Coverage::default();
+        for b in [
+            &self.verify,
+            &self.ingress,
+            &self.egress,
+            &self.compute,
+            &self.deparser,
+        ] {
+            c += b.coverage();
+        }
+        c
     }
 
     fn instance(&self, name: &str) -> Option<externs::StateId> {

@@ -15,7 +15,6 @@
 use crate::externs::{CloneRequest, Requests};
 use crate::{DROP_PORT, EgressStart, Field, V1Switch};
 use janus_engine::env::Env;
-use janus_engine::exec::run;
 use janus_engine::parser::{CompiledParser, Outcome, run_parser};
 use janus_engine::target::{MirrorTarget, Target};
 use std::collections::HashMap;
@@ -455,11 +454,11 @@ impl V1Switch {
         // Direct counters charge the length as received, as bmv2.
         env.packet_bytes = self.pass_length;
         env.now_us = self.now_us;
-        run(&self.verify, &mut env);
+        self.verify.run(&mut env);
         (env.cursor, env.out_bits) = (0, 0);
         env.input = &[];
         env.length_delta = 0;
-        run(&self.ingress, &mut env);
+        self.ingress.run(&mut env);
         // Headers ingress made valid or invalid change the length egress
         // sees, as bmv2's add_header/remove_header change the packet's.
         let delta = env.length_delta;
@@ -474,7 +473,7 @@ impl V1Switch {
         let mut env = stage_env!(self);
         env.packet_bytes = self.pass_length;
         env.now_us = self.now_us;
-        run(&self.egress, &mut env);
+        self.egress.run(&mut env);
     }
 
     /// Runs compute checksum (whose `*_with_payload` checksums add
@@ -487,12 +486,12 @@ impl V1Switch {
         env.input = payload;
         env.packet_bytes = self.pass_length;
         env.now_us = self.now_us;
-        run(&self.compute, &mut env);
+        self.compute.run(&mut env);
         // The deparser sees no packet: it emits into the output.
         (env.cursor, env.out_bits) = (0, 0);
         (env.input, env.packet_bytes, env.now_us) = (&[], 0, 0);
         env.output = Some(output);
-        run(&self.deparser, &mut env);
+        self.deparser.run(&mut env);
         self.output.extend_from_slice(payload);
     }
 }

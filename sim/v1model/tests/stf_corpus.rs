@@ -5,8 +5,12 @@
 //! the STF runner, as `janus sim test` runs it, and passes. A failure
 //! names its files and what differed; tests parked as `X.stf.pending` are
 //! not run.
+//!
+//! Each test runs twice: on the compiled tier (as loaded) and on the
+//! interpreter alone, the reference the compiled code is checked against.
 
 use janus_engine::target::Target;
+use janus_jit::Tier;
 use janus_v1model::V1Switch;
 use std::path::{Path, PathBuf};
 
@@ -46,8 +50,8 @@ fn pairs(dir: &Path, by_prefix: bool) -> Vec<(PathBuf, PathBuf)> {
     out
 }
 
-/// Why the test of `program` did not pass, if it did not.
-fn failure(program: &Path, stf: &Path) -> Option<String> {
+/// Why the test of `program` did not pass on `tier`, if it did not.
+fn failure(program: &Path, stf: &Path, tier: Tier) -> Option<String> {
     let c = match janus_p4::driver::compile_file(program, &Default::default()) {
         Ok(c) => c,
         Err(e) => return Some(format!("cannot read: {e}")),
@@ -60,6 +64,7 @@ fn failure(program: &Path, stf: &Path) -> Option<String> {
         Some(Err(e)) => return Some(format!("does not load: {e}")),
         None => return Some("no program".into()),
     };
+    sw.set_tier(tier);
     let text = match std::fs::read_to_string(stf) {
         Ok(t) => t,
         Err(e) => return Some(format!("cannot read the test: {e}")),
@@ -76,11 +81,15 @@ fn failure(program: &Path, stf: &Path) -> Option<String> {
     }
 }
 
+/// The failures of `cases`, on both tiers.
 fn run_all(cases: &[(PathBuf, PathBuf)]) -> Vec<String> {
-    cases
-        .iter()
-        .filter_map(|(p, s)| {
-            failure(p, s).map(|why| format!("{} with {}: {why}", p.display(), s.display()))
+    [Tier::Compiled, Tier::Interpreter]
+        .into_iter()
+        .flat_map(|tier| {
+            cases.iter().filter_map(move |(p, s)| {
+                failure(p, s, tier)
+                    .map(|why| format!("{} with {} ({tier:?}): {why}", p.display(), s.display()))
+            })
         })
         .collect()
 }
@@ -127,6 +136,18 @@ fn the_shipped_programs_and_examples_pass_their_stf_tests() {
 }
 
 #[test]
+fn the_shipped_pipeline_runs_mostly_compiled() {
+    let c =
+        janus_p4::driver::compile_file(&repo("p4/sdn.p4"), &Default::default()).expect("p4/sdn.p4");
+    let sw = V1Switch::load(c.ir.expect("ir")).expect("loads");
+    let coverage = sw.coverage();
+    assert!(
+        coverage.compiled > coverage.interpreted,
+        "sdn.p4: {coverage:?}"
+    );
+}
+
+#[test]
 fn a_wrong_expectation_is_a_failure() {
     let dir = std::env::temp_dir().join(format!("janus-stf-corpus-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -143,7 +164,7 @@ fn a_wrong_expectation_is_a_failure() {
         .collect();
     let wrong_path = dir.join("wrong.stf");
     std::fs::write(&wrong_path, &wrong).expect("write the test");
-    let why = failure(&program, &wrong_path);
+    let why = failure(&program, &wrong_path, Tier::Compiled);
     let _ = std::fs::remove_dir_all(&dir);
     assert_ne!(wrong, text, "the example expects packets on port 2");
     assert!(why.is_some(), "a test expecting the wrong port passed");

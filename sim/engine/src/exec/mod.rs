@@ -22,7 +22,7 @@ pub use ops::{
     ActionImpl, ActionParam, HeaderShape, NO_ERROR, Op, ParserErrors, REJECT_WITHOUT_ERROR,
     TableKeys, VarbitSlot,
 };
-pub use run::run;
 pub(crate) use run::with_values;
+pub use run::{Chosen, choose_action, run};
 pub use special::{Cmp, EmitRun, FixedHeader, Test};
 pub use writes::{ArenaReset, WriteSet};

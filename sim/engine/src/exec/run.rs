@@ -352,7 +352,7 @@ fn step<'o>(op: &'o Op, env: &mut Env<'_>) -> Step<'o> {
                 Some(fields) => apply_fixed(env, *slot, fields, actions),
                 None => None,
             };
-            return match chosen {
+            return match chosen.map(|a| a.and_then(|a| actions.get(a))) {
                 Some(None) => Step::Next,
                 Some(Some(imp)) if imp.copy_in.is_empty() && imp.copy_out.is_empty() => {
                     Step::Body(&imp.body)
@@ -494,20 +494,54 @@ pub(crate) fn with_values<R>(
     }
 }
 
+/// What [`choose_action`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chosen {
+    /// The table was looked up, its result recorded and the arguments of
+    /// the action at this index of its list written: the caller runs the
+    /// action (its copies and body).
+    Run(usize),
+    /// The op ran to its end with this flow.
+    Done(Flow),
+}
+
+/// Runs `op` but, when it is a table apply on the fast path, for its
+/// action: an apply of a direct table of narrow fixed keys stops once its
+/// action is chosen and the action's control-plane arguments written,
+/// leaving a compiled caller to run the action (see [`Chosen::Run`]);
+/// anything else runs as [`run`] runs it.
+pub fn choose_action(op: &Op, env: &mut Env<'_>) -> Chosen {
+    if let Op::ApplyTable {
+        slot,
+        actions,
+        key_words: Some(fields),
+        ..
+    } = op
+        && let Some(chosen) = apply_fixed(env, *slot, fields, actions)
+    {
+        return match chosen {
+            Some(a) => Chosen::Run(a),
+            None => Chosen::Done(Flow::Continue),
+        };
+    }
+    Chosen::Done(run(std::slice::from_ref(op), env))
+}
+
 /// [`apply`] of a table whose keys are fixed fields (`fields`, see
 /// [`Op::ApplyTable`]'s `key_words`): the keys read with one word load
 /// each, looked up as words, the result recorded and the chosen action's
-/// control-plane arguments written; gives the action left to run (`None`
-/// for none, or one that does nothing), which [`run`] runs in the apply's
-/// place. `None`, with nothing done, when tracing, or when the table is
-/// not narrow or may point into an action profile: [`apply`] serves those.
+/// control-plane arguments written; gives the index of the action left to
+/// run (`None` for none, or one that does nothing), which [`run`] runs in
+/// the apply's place. `None`, with nothing done, when tracing, or when the
+/// table is not narrow or may point into an action profile: [`apply`]
+/// serves those.
 #[inline(always)]
-fn apply_fixed<'o>(
+fn apply_fixed(
     env: &mut Env<'_>,
     slot: u32,
     fields: &[FieldWord],
-    actions: &'o [ActionImpl],
-) -> Option<Option<&'o ActionImpl>> {
+    actions: &[ActionImpl],
+) -> Option<Option<usize>> {
     let tables = env.tables;
     let table = tables.get(slot as usize)?;
     if env.trace || !table.is_narrow() || !table.is_direct() || fields.len() > INLINE_KEYS {
@@ -543,7 +577,7 @@ fn apply_fixed<'o>(
     Some(match actions.get(a) {
         Some(imp) if !imp.does_nothing() => {
             write_params(env, imp, args);
-            Some(imp)
+            Some(a)
         }
         _ => None,
     })

@@ -137,6 +137,15 @@ impl FieldWord {
         self.bit
     }
 
+    /// The field's single load, when one serves it: the load's first byte,
+    /// the field's bits in the big-endian load and the bits below them; a
+    /// compiler of code over the arena reads and writes the field as
+    /// [`FieldWord::read`] and [`FieldWord::write`] do with these.
+    #[inline]
+    pub fn load(&self) -> Option<(u32, u64, u32)> {
+        (self.at != Self::RARE).then_some((self.at, self.mask, u32::from(self.shift)))
+    }
+
     /// The bytes of the field's load, `at..at + 8`: getting them from a
     /// buffer is one compare of the end, which cannot overflow a 64-bit
     /// `usize` (where it could, a wrapped range is empty: the rare path).

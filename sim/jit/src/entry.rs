@@ -1,0 +1,56 @@
+//! The interpreter's entry points the compiled code calls: each takes the
+//! environment and one item of the block (an op, a test, a condition) by
+//! address, and gives a word back.
+//!
+//! The addresses are of items inside the [`crate::Block`]'s ops, which
+//! outlive the code; the environment is the one [`crate::Block::run`] was
+//! given, lent to the code for the length of the call.
+
+use crate::flow_code;
+use janus_engine::env::Env;
+use janus_engine::eval::Node;
+use janus_engine::exec::{self, Chosen, Op, Test};
+use std::ffi::c_void;
+
+/// The signature every entry point has.
+pub(crate) type Entry = extern "C" fn(*mut c_void, *const c_void) -> i64;
+
+/// # Safety
+/// `env` is the `&mut Env` of the running block and `item` points to a `T`
+/// of that block, both live for the call.
+unsafe fn parts<'e, T>(env: *mut c_void, item: *const c_void) -> (&'e mut Env<'e>, &'e T) {
+    // SAFETY: as the caller promises.
+    unsafe { (&mut *env.cast::<Env<'e>>(), &*item.cast::<T>()) }
+}
+
+/// Runs one op in the interpreter; gives its flow.
+pub(crate) extern "C" fn run_op(env: *mut c_void, op: *const c_void) -> i64 {
+    // SAFETY: the code passes its environment and an op of its block.
+    let (env, op) = unsafe { parts::<Op>(env, op) };
+    flow_code::encode(exec::run(std::slice::from_ref(op), env))
+}
+
+/// [`exec::choose_action`]: the index of the action left to run, or the
+/// flow of an op run to its end as `!flow`.
+pub(crate) extern "C" fn choose_action(env: *mut c_void, op: *const c_void) -> i64 {
+    // SAFETY: as for `run_op`.
+    let (env, op) = unsafe { parts::<Op>(env, op) };
+    match exec::choose_action(op, env) {
+        Chosen::Run(a) => a as i64,
+        Chosen::Done(flow) => !flow_code::encode(flow),
+    }
+}
+
+/// Whether a specialised test holds (for a test the code does not inline).
+pub(crate) extern "C" fn test_holds(env: *mut c_void, test: *const c_void) -> i64 {
+    // SAFETY: the code passes its environment and a test of its block.
+    let (env, test) = unsafe { parts::<Test>(env, test) };
+    i64::from(test.holds(env))
+}
+
+/// Whether a condition (a general node) holds.
+pub(crate) extern "C" fn truth(env: *mut c_void, node: *const c_void) -> i64 {
+    // SAFETY: the code passes its environment and a node of its block.
+    let (env, node) = unsafe { parts::<Node>(env, node) };
+    i64::from(node.truth(env))
+}
