@@ -54,3 +54,12 @@ pub(crate) extern "C" fn truth(env: *mut c_void, node: *const c_void) -> i64 {
     let (env, node) = unsafe { parts::<Node>(env, node) };
     i64::from(node.truth(env))
 }
+
+/// Adds `delta` (passed as the item's address) to the packet's length
+/// change: a header made valid or invalid.
+pub(crate) extern "C" fn add_length(env: *mut c_void, delta: *const c_void) -> i64 {
+    // SAFETY: the code passes its environment.
+    let env = unsafe { &mut *env.cast::<Env<'_>>() };
+    env.length_delta += delta as usize as i64;
+    0
+}

@@ -60,6 +60,8 @@ pub struct Block {
     ops: Box<[Op]>,
     code: Option<emit::Code>,
     coverage: Coverage,
+    /// Why the code generator refused the block, if it did.
+    refusal: Option<JitError>,
     /// The arena size the code was checked against.
     arena_len: usize,
 }
@@ -73,6 +75,7 @@ impl Block {
             ops: ops.into_boxed_slice(),
             code: None,
             coverage: Coverage::default(),
+            refusal: None,
             arena_len,
         };
         block.set_tier(tier);
@@ -82,6 +85,7 @@ impl Block {
     /// Compiles the block (again), or drops its code.
     pub fn set_tier(&mut self, tier: Tier) {
         self.code = None;
+        self.refusal = None;
         self.coverage = Coverage {
             compiled: 0,
             interpreted: count_ops(&self.ops),
@@ -95,8 +99,17 @@ impl Block {
                 self.coverage = coverage;
             }
             Ok(None) => {}
-            Err(e) => tracing::warn!(error = %e, "block left to the interpreter"),
+            Err(e) => {
+                tracing::warn!(error = %e, "block left to the interpreter");
+                self.refusal = Some(e);
+            }
         }
+    }
+
+    /// Why the code generator refused the block (which then runs in the
+    /// interpreter), if it did.
+    pub fn refusal(&self) -> Option<&JitError> {
+        self.refusal.as_ref()
     }
 
     /// The block's ops.

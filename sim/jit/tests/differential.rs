@@ -1,14 +1,18 @@
 //! The compiled tier against the interpreter: random blocks of the ops it
-//! compiles (word stores, specialised tests, branches, action calls with
-//! copies, `exit` and `return`), mixed with ops it leaves to the
-//! interpreter (a parser's `Require` that rejects, a loop, fields whose
-//! load leaves the arena), over random arenas: the same flow and the same
-//! arena after.
+//! compiles (word stores and moves, stores of narrow expressions, header
+//! validity, specialised tests, branches on tests and on expressions,
+//! action calls with copies, `exit` and `return`), mixed with ops it
+//! leaves to the interpreter (a parser's `Require` that rejects, a loop,
+//! fields whose load leaves the arena, a division), over random arenas:
+//! the same flow, the same arena and the same length change after.
 
 use janus_engine::env::Env;
+use janus_engine::eval::{Node, Place};
 use janus_engine::exec::{self, Cmp, Op, Test};
-use janus_engine::value::FieldWord;
+use janus_engine::value::{Bits, FieldWord};
 use janus_jit::{Block, Tier};
+use janus_p4::ir::{BinOp, UnOp};
+use janus_p4::types::TyId;
 use proptest::prelude::*;
 
 const ARENA: usize = 48;
@@ -38,9 +42,10 @@ fn cmp() -> impl Strategy<Value = Cmp> {
     ]
 }
 
-/// A small constant, often one a field holds.
+/// A constant: often one a field holds, a shift amount near the edge, or
+/// all ones.
 fn konst() -> impl Strategy<Value = u64> {
-    prop_oneof![3 => 0u64..3, 1 => any::<u64>()]
+    prop_oneof![3 => 0u64..3, 1 => 62u64..=65, 1 => Just(u64::MAX), 1 => any::<u64>()]
 }
 
 fn test() -> impl Strategy<Value = Test> {
@@ -73,16 +78,169 @@ fn test() -> impl Strategy<Value = Test> {
     })
 }
 
-fn leaf_op() -> impl Strategy<Value = Op> {
+/// A narrow expression with its width and signedness.
+fn word() -> impl Strategy<Value = (Node, u32, bool)> {
+    let leaf = prop_oneof![
+        (1u32..=64, any::<bool>(), konst()).prop_map(|(w, s, k)| (
+            Node::Const(Bits::from_u64(w, s, k)),
+            w,
+            s
+        )),
+        // Mostly fields whose load lies inside the arena (compiled).
+        (
+            prop_oneof![4 => 0u32..((ARENA as u32 - 9) * 8), 1 => 0u32..(ARENA as u32 * 8)],
+            1u32..=64,
+            any::<bool>()
+        )
+            .prop_map(|(bit, w, s)| {
+                let w = w.min(ARENA as u32 * 8 - bit);
+                (
+                    Node::LoadFixed {
+                        bit,
+                        width: w,
+                        signed: s,
+                    },
+                    w,
+                    s,
+                )
+            }),
+    ];
+    leaf.prop_recursive(4, 24, 3, |inner| {
+        let b = |n: Node| Box::new(n);
+        prop_oneof![
+            (
+                inner.clone(),
+                prop_oneof![
+                    Just(UnOp::Not),
+                    Just(UnOp::BitNot),
+                    Just(UnOp::Neg),
+                    Just(UnOp::Plus)
+                ]
+            )
+                .prop_map(|((n, w, s), op)| match op {
+                    UnOp::Not => (Node::Unary(op, Box::new(n)), 1, false),
+                    op => (Node::Unary(op, Box::new(n)), w, s),
+                }),
+            (inner.clone(), inner.clone(), binop()).prop_map(move |((x, w, s), (y, _, _), op)| {
+                let bool_result = matches!(
+                    op,
+                    BinOp::Eq
+                        | BinOp::Ne
+                        | BinOp::Lt
+                        | BinOp::Le
+                        | BinOp::Gt
+                        | BinOp::Ge
+                        | BinOp::And
+                        | BinOp::Or
+                );
+                let n = Node::Binary(op, b(x), b(y));
+                if bool_result {
+                    (n, 1, false)
+                } else {
+                    (n, w, s)
+                }
+            }),
+            // A concatenation of at most 64 bits: the low part cut to fit.
+            (inner.clone(), inner.clone()).prop_filter_map(
+                "too wide",
+                move |((x, w, s), (y, v, _))| {
+                    (w < 64).then(|| {
+                        let low = v.min(64 - w);
+                        let y = Node::Slice {
+                            hi: low - 1,
+                            lo: 0,
+                            inner: b(y),
+                        };
+                        (Node::Binary(BinOp::Concat, b(x), b(y)), w + low, s)
+                    })
+                }
+            ),
+            (inner.clone(), inner.clone(), inner.clone()).prop_map(
+                move |((c, _, _), (x, w, s), (y, _, _))| {
+                    // The branches of one type, as the type checker makes them.
+                    let y = Node::Cast {
+                        to_width: w,
+                        to_signed: s,
+                        inner: b(y),
+                    };
+                    (Node::Ternary(b(c), b(x), b(y)), w, s)
+                }
+            ),
+            (inner.clone(), 1u32..=64, any::<bool>()).prop_map(move |((n, _, _), to, s)| {
+                (
+                    Node::Cast {
+                        to_width: to,
+                        to_signed: s,
+                        inner: b(n),
+                    },
+                    to,
+                    s,
+                )
+            }),
+            (inner, 0u32..64, 0u32..64).prop_map(move |((n, w, _), a, c)| {
+                let (lo, hi) = (a.min(c) % w, a.max(c) % w);
+                let (lo, hi) = (lo.min(hi), lo.max(hi));
+                (
+                    Node::Slice {
+                        hi,
+                        lo,
+                        inner: b(n),
+                    },
+                    hi - lo + 1,
+                    false,
+                )
+            }),
+        ]
+    })
+}
+
+fn binop() -> impl Strategy<Value = BinOp> {
+    prop_oneof![
+        Just(BinOp::Add),
+        Just(BinOp::Sub),
+        Just(BinOp::Mul),
+        Just(BinOp::BitAnd),
+        Just(BinOp::BitOr),
+        Just(BinOp::BitXor),
+        Just(BinOp::Shl),
+        Just(BinOp::Shr),
+        Just(BinOp::Eq),
+        Just(BinOp::Ne),
+        Just(BinOp::Lt),
+        Just(BinOp::Le),
+        Just(BinOp::Gt),
+        Just(BinOp::Ge),
+        Just(BinOp::And),
+        Just(BinOp::Or),
+        // Left to the interpreter.
+        Just(BinOp::Div),
+    ]
+}
+
+fn leaf_op() -> BoxedStrategy<Op> {
     prop_oneof![
         4 => (field(), konst()).prop_map(|(dst, value)| Op::SetWord { dst, value }),
         3 => field_pair().prop_map(|(dst, src)| Op::MoveWord { dst, src }),
         2 => (field_pair(), konst()).prop_map(|((dst, src), k)| Op::AddWord { dst, src, k }),
+        3 => (0u32..(ARENA as u32 * 8), word()).prop_map(|(bit, (value, _, _))| Op::StoreWord { bit, value }),
+        2 => (0u32..(ARENA as u32 - 8), 0u32..8, 1u32..8, any::<bool>()).prop_map(|(byte, valid_byte, wire_bytes, valid)| Op::SetValidity {
+            header: Place::Fixed { bit: byte * 8, ty: TyId(0) },
+            valid_byte,
+            wire_bytes,
+            valid,
+        }),
         1 => Just(Op::Exit),
         1 => Just(Op::Return),
+        // Interpreted, with an op the compiled tier has inside it.
+        1 => (field(), konst()).prop_map(|(dst, value)| Op::Loop {
+            cond: None,
+            body: vec![Op::SetWord { dst, value }, Op::Break],
+            update: Vec::new(),
+        }),
         // Interpreted: rejects, as the packet is empty.
         1 => (1u32..64, 0u32..8).prop_map(|(bits, too_short)| Op::Require { bits, too_short }),
     ]
+    .boxed()
 }
 
 fn ops() -> impl Strategy<Value = Vec<Op>> {
@@ -96,30 +254,25 @@ fn ops() -> impl Strategy<Value = Vec<Op>> {
             })
             .boxed();
         prop_oneof![
-            (test(), marked.clone(), marked).prop_map(|(t, a, b)| Op::IfTest(Box::new(t), a, b)),
-            list.clone().prop_map(Op::Seq),
-            (list.clone(), list.clone(), list.clone()).prop_map(|(i, b, o)| Op::CallAction {
+            3 => (test(), marked.clone(), marked.clone()).prop_map(|(t, a, b)| Op::IfTest(Box::new(t), a, b)),
+            3 => (word(), marked.clone(), marked).prop_map(|((c, _, _), a, b)| {
+                Op::If(Box::new(Node::Narrow(Box::new(c))), a, b)
+            }),
+            3 => list.clone().prop_map(Op::Seq),
+            3 => (list.clone(), list.clone(), list.clone()).prop_map(|(i, b, o)| Op::CallAction {
                 copy_in: i.into(),
                 body: b,
                 copy_out: o.into(),
             }),
-            list.clone().prop_map(|body| Op::CallAction {
+            3 => list.clone().prop_map(|body| Op::CallAction {
                 copy_in: Box::new([]),
                 body,
                 copy_out: Box::new([]),
             }),
-            // Interpreted, with compiled-tier ops inside it.
-            list.prop_map(|mut body| {
-                body.push(Op::Break);
-                Op::Loop {
-                    cond: None,
-                    body,
-                    update: Vec::new(),
-                }
-            }),
         ]
     });
-    prop::collection::vec(op, 0..8)
+    // Leaves at the top too: a recursive strategy puts them deep.
+    prop::collection::vec(prop_oneof![2 => leaf_op(), 1 => op], 0..10)
 }
 
 proptest! {
@@ -128,12 +281,15 @@ proptest! {
     #[test]
     fn compiled_blocks_do_what_the_interpreter_does(
         ops in ops(),
-        arena in prop::collection::vec(prop_oneof![3 => Just(0u8), 1 => Just(1u8), 1 => any::<u8>()], ARENA),
+        arena in prop::collection::vec(prop_oneof![3 => Just(0u8), 1 => Just(1u8), 1 => Just(0xffu8), 1 => any::<u8>()], ARENA),
     ) {
         let block = Block::new(ops.clone(), ARENA, Tier::Compiled);
+        prop_assert!(block.refusal().is_none(), "{:?}", block.refusal());
         let (mut expected, mut got) = (arena.clone(), arena);
-        let want = exec::run(&ops, &mut Env::new(&mut expected));
-        let flow = block.run(&mut Env::new(&mut got));
+        let mut env = Env::new(&mut expected);
+        let want = (exec::run(&ops, &mut env), env.length_delta);
+        let mut env = Env::new(&mut got);
+        let flow = (block.run(&mut env), env.length_delta);
         prop_assert_eq!(flow, want);
         prop_assert_eq!(got, expected);
     }

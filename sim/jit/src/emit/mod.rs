@@ -14,6 +14,8 @@
 //! fields whose load lies inside the arena are compiled so; others, like
 //! any op not compiled here, run in the interpreter.
 
+mod word;
+
 use crate::entry::{self, Entry};
 use crate::flow_code::{CONTINUE, EXIT, REJECT};
 use crate::{Coverage, JitError, flow_code};
@@ -26,6 +28,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::Module;
 use janus_engine::env::Env;
+use janus_engine::eval::{Node, Place};
 use janus_engine::exec::{ActionImpl, Cmp, Op, Test};
 use janus_engine::flow::Flow;
 use janus_engine::value::FieldWord;
@@ -165,9 +168,11 @@ pub(crate) fn compile(ops: &[Op], arena_len: usize) -> Result<Option<(Code, Cove
     let id = module
         .declare_anonymous_function(&ctx.func.signature)
         .map_err(|e| codegen(&e))?;
-    module
-        .define_function(id, &mut ctx)
-        .map_err(|e| codegen(&e))?;
+    module.define_function(id, &mut ctx).map_err(|e| match e {
+        // The verifier's findings, which the error's text leaves out.
+        cranelift_module::ModuleError::Compilation(e) => JitError::Codegen(format!("{e:?}")),
+        e => codegen(&e),
+    })?;
     module.clear_context(&mut ctx);
     module.finalize_definitions().map_err(|e| codegen(&e))?;
     let address = module.get_finalized_function(id);
@@ -188,6 +193,17 @@ fn compiles(op: &Op, arena_len: usize) -> bool {
     match op {
         Op::SetWord { dst, .. } => fits(dst),
         Op::MoveWord { dst, src } | Op::AddWord { dst, src, .. } => fits(dst) && fits(src),
+        Op::StoreWord { bit, value } => word::shape(value, arena_len)
+            .is_some_and(|(width, _)| fits(&FieldWord::new(*bit, width))),
+        Op::SetValidity {
+            header: Place::Fixed { bit, .. },
+            valid_byte,
+            wire_bytes,
+            ..
+        } => {
+            let base = (*bit / 8) as usize;
+            base + (*wire_bytes as usize).max(*valid_byte as usize + 1) <= arena_len
+        }
         Op::If(..)
         | Op::IfTest(..)
         | Op::Seq(_)
@@ -298,12 +314,25 @@ impl Emitter<'_> {
                 let v = self.b.ins().iadd_imm_s(v, *k as i64);
                 self.write(dst, v);
             }
+            Op::StoreWord { bit, value } => {
+                let v = self.word(value);
+                self.write(&FieldWord::new(*bit, v.width), v.v);
+            }
+            Op::SetValidity {
+                header: Place::Fixed { bit, .. },
+                valid_byte,
+                wire_bytes,
+                valid,
+            } => self.set_validity(*bit / 8, *valid_byte, *wire_bytes, *valid),
             Op::IfTest(t, a, b) => {
                 let c = self.test(t);
                 self.branch(c, a, b, on_flow);
             }
             Op::If(cond, a, b) => {
-                let c = self.call(entry::truth, std::ptr::from_ref(&**cond).cast());
+                let c = match &**cond {
+                    Node::Narrow(n) if word::shape(n, self.arena_len).is_some() => self.word(n).v,
+                    cond => self.call(entry::truth, std::ptr::from_ref(cond).cast()),
+                };
                 self.branch(c, a, b, on_flow);
             }
             Op::Seq(ops) => return self.list(ops, on_flow),
@@ -456,6 +485,54 @@ impl Emitter<'_> {
         self.stop_unless_continue(flow, on_flow);
         self.b.ins().jump(merge, &[]);
         self.continue_in(merge);
+    }
+
+    /// `setValid()` (`valid`) or `setInvalid()` of the header whose bytes
+    /// start at `base`: a change of state zeroes a header made valid and
+    /// changes the packet's length by the header's wire size (through the
+    /// environment); the flag is written either way.
+    fn set_validity(&mut self, base: u32, valid_byte: u32, wire_bytes: u32, valid: bool) {
+        let flag = (base + valid_byte) as i32;
+        let was = self.b.ins().uload8(types::I32, ARENA, self.arena, flag);
+        let cc = if valid { IntCC::Equal } else { IntCC::NotEqual };
+        let changes = self.b.ins().icmp_imm_s(cc, was, 0);
+        let (change, done) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(changes, change, &[], done, &[]);
+        self.b.switch_to_block(change);
+        if valid {
+            self.zero(base, wire_bytes);
+        }
+        let delta = if valid {
+            i64::from(wire_bytes)
+        } else {
+            -i64::from(wire_bytes)
+        };
+        self.call(entry::add_length, delta as usize as *const c_void);
+        self.b.ins().jump(done, &[]);
+        self.continue_in(done);
+        let v = self.b.ins().iconst(types::I8, i64::from(valid));
+        self.b.ins().store(ARENA, v, self.arena, flag);
+    }
+
+    /// Zeroes `bytes` bytes of the arena from `at`, 8 at a time.
+    fn zero(&mut self, at: u32, bytes: u32) {
+        let zero = self.b.ins().iconst(types::I64, 0);
+        let mut off = 0;
+        while off < bytes {
+            let (ty, n) = match bytes - off {
+                8.. => (types::I64, 8),
+                4.. => (types::I32, 4),
+                2.. => (types::I16, 2),
+                _ => (types::I8, 1),
+            };
+            let v = if ty == types::I64 {
+                zero
+            } else {
+                self.b.ins().ireduce(ty, zero)
+            };
+            self.b.ins().store(ARENA, v, self.arena, (at + off) as i32);
+            off += n;
+        }
     }
 
     /// Whether the test holds: 1 or 0 (an `i8`).
