@@ -118,9 +118,18 @@ pub(crate) fn compile(ops: &[Op], arena_len: usize) -> Result<Option<(Code, Cove
         return Ok(None);
     }
     let mut flags = settings::builder();
-    flags
-        .set("opt_level", "speed")
-        .map_err(|e| JitError::Host(e.to_string()))?;
+    // The verifier checks the IR built here: in debug builds (every test),
+    // not at every load of a release build.
+    let verify = if cfg!(debug_assertions) {
+        "true"
+    } else {
+        "false"
+    };
+    for (flag, value) in [("opt_level", "speed"), ("enable_verifier", verify)] {
+        flags
+            .set(flag, value)
+            .map_err(|e| JitError::Host(e.to_string()))?;
+    }
     let isa = cranelift_native::builder()
         .map_err(|e| JitError::Host(e.to_string()))?
         .finish(settings::Flags::new(flags))
