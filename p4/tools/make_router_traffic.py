@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Traffic and routes for p4/examples/l3_router_acl.p4: ROUTES distinct /24
-routes under 10.0.0.0/8 (next hops on ports 2..5) and PACKETS UDP packets,
-each to a random host of a random route, to a port the ACL permits.
+routes (next hops on ports 2..5), under 10.0.0.0/8 for up to 65,536 routes,
+anywhere in the IPv4 space for more (1M routes, say), and PACKETS UDP
+packets, each to a random host of a random route, to a port the ACL
+permits.
 
 Usage: make_router_traffic.py OUT_DIR [PACKETS] [ROUTES]
 Writes OUT_DIR/entries.stf (for `sim run --entries`) and OUT_DIR/port1.pcap,
@@ -31,13 +33,16 @@ def main():
     packets = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
     routes = int(sys.argv[3]) if len(sys.argv) > 3 else 10000
     rng = random.Random(19)
-    nets = rng.sample(range(1 << 16), routes)  # distinct /24s under 10.0.0.0/8
+    if routes <= 1 << 16:
+        nets = [0x0A0000 | n for n in rng.sample(range(1 << 16), routes)]
+    else:
+        nets = rng.sample(range(1 << 24), routes)  # any /24 (its top 24 bits)
     os.makedirs(out, exist_ok=True)
     entries = os.path.join(out, "entries.stf")
     with open(entries, "w") as f:
         for i, n in enumerate(nets):
             port = 2 + i % 4
-            f.write(f"add ipv4_lpm hdr.ipv4.dst_addr:0x0a{n:04x}00/24 "
+            f.write(f"add ipv4_lpm hdr.ipv4.dst_addr:0x{n:06x}00/24 "
                     f"set_nexthop(next_mac:0x0000000000{port:02x}, port:{port})\n")
         for port in range(2, 6):
             f.write(f"add port_mac standard_metadata.egress_port:{port} "
@@ -48,7 +53,7 @@ def main():
         r = random.Random(7)
         for i in range(packets):
             net = nets[r.randrange(len(nets))]
-            fr = frame(bytes([10, net >> 8, net & 0xFF, 1 + r.randrange(254)]))
+            fr = frame(bytes([net >> 16, (net >> 8) & 0xFF, net & 0xFF, 1 + r.randrange(254)]))
             f.write(struct.pack("<IIII", i // 1000000, i % 1000000, len(fr), len(fr)) + fr)
     print(f"--entries {entries} --in 1={pcap}")
 

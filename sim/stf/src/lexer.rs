@@ -68,20 +68,31 @@ pub(crate) fn is_ident(s: &str) -> bool {
 
 /// A short, printable rendering of user text for messages.
 pub(crate) fn snippet(s: &str) -> String {
-    const MAX: usize = 32;
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i == MAX {
-            out.push('…');
-            break;
+    Snippet(s).to_string()
+}
+
+/// [`snippet`] rendered only when displayed: for the descriptions of what
+/// a parse step expects, which only a failing step shows.
+pub(crate) struct Snippet<'a>(pub &'a str);
+
+impl std::fmt::Display for Snippet<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use std::fmt::Write;
+        const MAX: usize = 32;
+        for (i, c) in self.0.chars().enumerate() {
+            if i == MAX {
+                return f.write_char('…');
+            }
+            if c.is_control() {
+                for e in c.escape_default() {
+                    f.write_char(e)?;
+                }
+            } else {
+                f.write_char(c)?;
+            }
         }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
+        Ok(())
     }
-    out
 }
 
 /// Describes a character for an error message.

@@ -67,7 +67,8 @@ impl Number {
     ///
     /// The error is a sentence for the user.
     pub fn parse(text: &str) -> Result<Number, String> {
-        let shown = crate::lexer::snippet(text);
+        // Rendered only into an error.
+        let shown = crate::lexer::Snippet(text);
         let bytes = text.as_bytes();
         let (radix, body) =
             if bytes.len() >= 2 && bytes[0] == b'0' && matches!(bytes[1], b'x' | b'X') {

@@ -8,9 +8,12 @@
 
 use crate::ast::*;
 use crate::error::StfError;
-use crate::lexer::{Diag, Tok, Token, describe_char, diag, is_ident, is_space, snippet, tokenize};
+use crate::lexer::{
+    Diag, Snippet, Tok, Token, describe_char, diag, is_ident, is_space, snippet, tokenize,
+};
 use crate::number::{Number, Radix};
 use crate::pattern::Pattern;
+use std::fmt;
 
 type PResult<T> = Result<T, Diag>;
 
@@ -363,12 +366,21 @@ impl LineParser {
             .map_or_else(|| "the end of the line".to_string(), |t| t.tok.describe())
     }
 
-    fn bump(&mut self) -> Option<Token> {
-        let t = self.toks.get(self.pos).cloned();
-        if t.is_some() {
+    fn bump(&mut self) {
+        if self.pos < self.toks.len() {
             self.pos += 1;
         }
-        t
+    }
+
+    /// The text of the next token (a word or quoted name), moved out as
+    /// the parser steps past it: no token is read again once passed.
+    fn take_text(&mut self) -> String {
+        let text = match self.toks.get_mut(self.pos).map(|t| &mut t.tok) {
+            Some(Tok::Word(w) | Tok::Quoted(w)) => std::mem::take(w),
+            _ => String::new(),
+        };
+        self.bump();
+        text
     }
 
     fn eat(&mut self, tok: &Tok) -> bool {
@@ -381,14 +393,14 @@ impl LineParser {
     }
 
     /// An error at the next token: "expected X, found Y".
-    fn expected<T>(&self, what: &str) -> PResult<T> {
+    fn expected<T>(&self, what: fmt::Arguments<'_>) -> PResult<T> {
         Err(diag(
             self.col(),
             format!("expected {what}, found {}", self.found()),
         ))
     }
 
-    fn expect(&mut self, tok: Tok, what: &str) -> PResult<()> {
+    fn expect(&mut self, tok: Tok, what: fmt::Arguments<'_>) -> PResult<()> {
         if self.eat(&tok) {
             Ok(())
         } else {
@@ -402,8 +414,9 @@ impl LineParser {
             "wait" => Command::Wait,
             "add" => self.add()?,
             "setdefault" => {
-                let (table, _) = self.qualified_name("a table name after `setdefault`")?;
-                let (name, col) = self.qualified_name(&format!(
+                let (table, _) =
+                    self.qualified_name(format_args!("a table name after `setdefault`"))?;
+                let (name, col) = self.qualified_name(format_args!(
                     "an action call `action(...)` after table `{table}`"
                 ))?;
                 let action = self.action_call(name, col)?;
@@ -414,53 +427,57 @@ impl LineParser {
                     self.bump();
                     Command::RemoveAll
                 }
-                _ => return self.expected("`all` after `remove` (only `remove all` is supported)"),
+                _ => {
+                    return self.expected(format_args!(
+                        "`all` after `remove` (only `remove all` is supported)"
+                    ));
+                }
             },
             "check_counter" => self.check_counter()?,
             "mirroring_add" => {
-                let session = self.u32_arg("a clone session id")?;
-                let port = self.u32_arg("an egress port")?;
+                let session = self.u32_arg(format_args!("a clone session id"))?;
+                let port = self.u32_arg(format_args!("an egress port"))?;
                 Command::MirroringAdd { session, port }
             }
             "mirroring_add_mc" => {
-                let session = self.u32_arg("a clone session id")?;
-                let group = self.u32_arg("a multicast group id")?;
+                let session = self.u32_arg(format_args!("a clone session id"))?;
+                let group = self.u32_arg(format_args!("a multicast group id"))?;
                 Command::MirroringAddMc { session, group }
             }
             "mirroring_delete" => Command::MirroringDelete {
-                session: self.u32_arg("a clone session id")?,
+                session: self.u32_arg(format_args!("a clone session id"))?,
             },
             "mirroring_get" => Command::MirroringGet {
-                session: self.u32_arg("a clone session id")?,
+                session: self.u32_arg(format_args!("a clone session id"))?,
             },
             "mc_mgrp_create" => Command::McMgrpCreate {
-                group: self.u32_arg("a multicast group id")?,
+                group: self.u32_arg(format_args!("a multicast group id"))?,
             },
             "mc_node_create" => {
-                let rid = self.u32_arg("a replication id (rid)")?;
+                let rid = self.u32_arg(format_args!("a replication id (rid)"))?;
                 let ports = self.port_list()?;
                 Command::McNodeCreate { rid, ports }
             }
             "mc_node_update" => {
-                let node = self.u32_arg("a node handle")?;
+                let node = self.u32_arg(format_args!("a node handle"))?;
                 let ports = self.port_list()?;
                 Command::McNodeUpdate { node, ports }
             }
             "mc_node_associate" => {
-                let group = self.u32_arg("a multicast group id")?;
-                let node = self.u32_arg("a node handle")?;
+                let group = self.u32_arg(format_args!("a multicast group id"))?;
+                let node = self.u32_arg(format_args!("a node handle"))?;
                 Command::McNodeAssociate { group, node }
             }
             "counter_read" => {
-                let (name, _) = self.qualified_name("a counter name")?;
-                let index = self.u64_arg("a counter index")?;
+                let (name, _) = self.qualified_name(format_args!("a counter name"))?;
+                let index = self.u64_arg(format_args!("a counter index"))?;
                 Command::CounterRead { name, index }
             }
             "counter_write" => {
-                let (name, _) = self.qualified_name("a counter name")?;
-                let index = self.u64_arg("a counter index")?;
-                let packets = self.u64_arg("a packet count")?;
-                let bytes = self.u64_arg("a byte count")?;
+                let (name, _) = self.qualified_name(format_args!("a counter name"))?;
+                let index = self.u64_arg(format_args!("a counter index"))?;
+                let packets = self.u64_arg(format_args!("a packet count"))?;
+                let bytes = self.u64_arg(format_args!("a byte count"))?;
                 Command::CounterWrite {
                     name,
                     index,
@@ -469,33 +486,33 @@ impl LineParser {
                 }
             }
             "register_read" => {
-                let (name, _) = self.qualified_name("a register name")?;
-                let index = self.u64_arg("a register index")?;
+                let (name, _) = self.qualified_name(format_args!("a register name"))?;
+                let index = self.u64_arg(format_args!("a register index"))?;
                 Command::RegisterRead { name, index }
             }
             "register_write" => {
-                let (name, _) = self.qualified_name("a register name")?;
-                let index = self.u64_arg("a register index")?;
-                let (value, _) = self.plain_number("a value to write")?;
+                let (name, _) = self.qualified_name(format_args!("a register name"))?;
+                let index = self.u64_arg(format_args!("a register index"))?;
+                let (value, _) = self.plain_number(format_args!("a value to write"))?;
                 Command::RegisterWrite { name, index, value }
             }
             "register_reset" => {
-                let (name, _) = self.qualified_name("a register name")?;
+                let (name, _) = self.qualified_name(format_args!("a register name"))?;
                 Command::RegisterReset { name }
             }
             "meter_get_rates" => {
-                let (name, _) = self.qualified_name("a meter name")?;
-                let index = self.u64_arg("a meter index")?;
+                let (name, _) = self.qualified_name(format_args!("a meter name"))?;
+                let index = self.u64_arg(format_args!("a meter index"))?;
                 Command::MeterGetRates { name, index }
             }
             "meter_set_rates" => {
-                let (name, _) = self.qualified_name("a meter name")?;
-                let index = self.u64_arg("a meter index")?;
+                let (name, _) = self.qualified_name(format_args!("a meter name"))?;
+                let index = self.u64_arg(format_args!("a meter index"))?;
                 let rates = self.meter_rates()?;
                 Command::MeterSetRates { name, index, rates }
             }
             "meter_array_set_rates" => {
-                let (name, _) = self.qualified_name("a meter name")?;
+                let (name, _) = self.qualified_name(format_args!("a meter name"))?;
                 let rates = self.meter_rates()?;
                 Command::MeterArraySetRates { name, rates }
             }
@@ -507,19 +524,11 @@ impl LineParser {
     // --- names ---
 
     /// `ID` or a quoted name.
-    fn single_name(&mut self, what: &str) -> PResult<(String, usize)> {
+    fn single_name(&mut self, what: fmt::Arguments<'_>) -> PResult<(String, usize)> {
         let col = self.col();
         match self.peek_tok() {
-            Some(Tok::Word(w)) if is_ident(w) => {
-                let w = w.clone();
-                self.bump();
-                Ok((w, col))
-            }
-            Some(Tok::Quoted(s)) => {
-                let s = s.clone();
-                self.bump();
-                Ok((s, col))
-            }
+            Some(Tok::Word(w)) if is_ident(w) => Ok((self.take_text(), col)),
+            Some(Tok::Quoted(_)) => Ok((self.take_text(), col)),
             Some(Tok::Word(w)) if w.starts_with(|c: char| c.is_ascii_digit()) => Err(diag(
                 col,
                 format!(
@@ -534,11 +543,11 @@ impl LineParser {
     /// `ID ('[' N ']')? ('.' ID ('[' N ']')?)*`, joined without spaces. The
     /// reference driver keeps key names verbatim, so `hdr.stk[1].f` is as
     /// good as `hdr.stk$1.f`.
-    fn qualified_name(&mut self, what: &str) -> PResult<(String, usize)> {
+    fn qualified_name(&mut self, what: fmt::Arguments<'_>) -> PResult<(String, usize)> {
         let (mut name, col) = self.single_name(what)?;
         self.stack_index(&mut name)?;
         while self.eat(&Tok::Dot) {
-            let (part, _) = self.single_name(&format!("a name after `{}.`", snippet(&name)))?;
+            let (part, _) = self.single_name(format_args!("a name after `{}.`", Snippet(&name)))?;
             name.push('.');
             name.push_str(&part);
             self.stack_index(&mut name)?;
@@ -559,22 +568,22 @@ impl LineParser {
                 self.bump();
             }
             _ => {
-                return self.expected(&format!(
+                return self.expected(format_args!(
                     "a decimal index inside `[ ]` after `{}`",
-                    snippet(name)
+                    Snippet(name)
                 ));
             }
         }
         self.expect(
             Tok::RBracket,
-            &format!("`]` to close the index of `{}`", snippet(name)),
+            format_args!("`]` to close the index of `{}`", Snippet(name)),
         )
     }
 
     // --- numbers ---
 
     /// A number token (may have `*` digits).
-    fn number(&mut self, what: &str) -> PResult<(Number, usize)> {
+    fn number(&mut self, what: fmt::Arguments<'_>) -> PResult<(Number, usize)> {
         let col = self.col();
         match self.peek_tok() {
             Some(Tok::Word(w)) if w.starts_with(|c: char| c.is_ascii_digit()) => {
@@ -587,7 +596,7 @@ impl LineParser {
     }
 
     /// A number without `*` digits.
-    fn plain_number(&mut self, what: &str) -> PResult<(Number, usize)> {
+    fn plain_number(&mut self, what: fmt::Arguments<'_>) -> PResult<(Number, usize)> {
         let (n, col) = self.number(what)?;
         if n.has_dont_care() {
             return Err(diag(
@@ -601,20 +610,20 @@ impl LineParser {
         Ok((n, col))
     }
 
-    fn u64_arg(&mut self, what: &str) -> PResult<u64> {
+    fn u64_arg(&mut self, what: fmt::Arguments<'_>) -> PResult<u64> {
         let (n, col) = self.plain_number(what)?;
         n.to_u64().map_err(|e| diag(col, e.to_string()))
     }
 
-    fn u32_arg(&mut self, what: &str) -> PResult<u32> {
+    fn u32_arg(&mut self, what: fmt::Arguments<'_>) -> PResult<u32> {
         let (n, col) = self.plain_number(what)?;
         n.to_u32().map_err(|e| diag(col, e.to_string()))
     }
 
     fn port_list(&mut self) -> PResult<Vec<u32>> {
-        let mut ports = vec![self.u32_arg("at least one port")?];
+        let mut ports = vec![self.u32_arg(format_args!("at least one port"))?];
         while !self.at_end() {
-            ports.push(self.u32_arg("a port")?);
+            ports.push(self.u32_arg(format_args!("a port"))?);
         }
         Ok(ports)
     }
@@ -622,10 +631,10 @@ impl LineParser {
     // --- add ---
 
     fn add(&mut self) -> PResult<Command> {
-        let (table, _) = self.qualified_name("a table name after `add`")?;
+        let (table, _) = self.qualified_name(format_args!("a table name after `add`"))?;
         let priority = match self.peek_tok() {
             Some(Tok::Word(w)) if w.starts_with(|c: char| c.is_ascii_digit()) => {
-                let (n, col) = self.number("a priority")?;
+                let (n, col) = self.number(format_args!("a priority"))?;
                 if n.radix() != Radix::Decimal {
                     return Err(diag(
                         col,
@@ -655,8 +664,9 @@ impl LineParser {
                     },
                 ));
             }
-            let (name, col) =
-                self.qualified_name("a key `field:value` or the action call `action(...)`")?;
+            let (name, col) = self.qualified_name(format_args!(
+                "a key `field:value` or the action call `action(...)`"
+            ))?;
             match self.peek_tok() {
                 Some(Tok::Colon) => {
                     self.bump();
@@ -691,7 +701,7 @@ impl LineParser {
             }
         };
         let id = if self.eat(&Tok::Eq) {
-            Some(self.single_name("an entry name after `=`")?.0)
+            Some(self.single_name(format_args!("an entry name after `=`"))?.0)
         } else {
             None
         };
@@ -705,12 +715,12 @@ impl LineParser {
     }
 
     fn key_value(&mut self, field: &str) -> PResult<KeyValue> {
-        let (value, col) = self.number(&format!("a value after `{}:`", snippet(field)))?;
+        let (value, col) = self.number(format_args!("a value after `{}:`", Snippet(field)))?;
         if self.eat(&Tok::Arrow) {
             // `lo->hi`: a range key.
-            let (hi, hi_col) = self.number(&format!(
+            let (hi, hi_col) = self.number(format_args!(
                 "the last value of the range after `{}->`",
-                snippet(&value.to_string())
+                Snippet(&value.to_string())
             ))?;
             for (n, c) in [(&value, col), (&hi, hi_col)] {
                 if n.has_dont_care() {
@@ -735,7 +745,7 @@ impl LineParser {
                 self.bump();
                 n.to_u32().map_err(|e| diag(len_col, e.to_string()))?
             }
-            _ => return self.expected("a decimal prefix length after `/`"),
+            _ => return self.expected(format_args!("a decimal prefix length after `/`")),
         };
         if value.has_dont_care() {
             return Err(diag(
@@ -753,9 +763,9 @@ impl LineParser {
     fn action_call(&mut self, name: String, column: usize) -> PResult<ActionCall> {
         self.expect(
             Tok::LParen,
-            &format!(
+            format_args!(
                 "`(` after action `{}` (parentheses are required even without parameters)",
-                snippet(&name)
+                Snippet(&name)
             ),
         )?;
         let mut args = Vec::new();
@@ -763,14 +773,15 @@ impl LineParser {
             return Ok(ActionCall { name, args, column });
         }
         loop {
-            let (pname, pcol) = self.single_name("an action parameter `name:value`")?;
+            let (pname, pcol) =
+                self.single_name(format_args!("an action parameter `name:value`"))?;
             self.expect(
                 Tok::Colon,
-                &format!("`:` after action parameter `{}`", snippet(&pname)),
+                format_args!("`:` after action parameter `{}`", Snippet(&pname)),
             )?;
-            let (value, _) = self.plain_number(&format!(
+            let (value, _) = self.plain_number(format_args!(
                 "a value for action parameter `{}`",
-                snippet(&pname)
+                Snippet(&pname)
             ))?;
             args.push(ActionArg {
                 name: pname,
@@ -783,7 +794,7 @@ impl LineParser {
             let last = &args[args.len() - 1].name;
             self.expect(
                 Tok::Comma,
-                &format!("`,` or `)` after the value of `{}`", snippet(last)),
+                format_args!("`,` or `)` after the value of `{}`", Snippet(last)),
             )?;
         }
         Ok(ActionCall { name, args, column })
@@ -792,22 +803,24 @@ impl LineParser {
     // --- check_counter ---
 
     fn check_counter(&mut self) -> PResult<Command> {
-        let (name, _) = self.qualified_name("a counter name after `check_counter`")?;
+        let (name, _) =
+            self.qualified_name(format_args!("a counter name after `check_counter`"))?;
         self.expect(
             Tok::LParen,
-            &format!(
+            format_args!(
                 "`(` after counter `{}`: write `check_counter name(index)`",
-                snippet(&name)
+                Snippet(&name)
             ),
         )?;
         let col = self.col();
         let index = match self.peek_tok() {
             Some(Tok::Word(w)) if w.starts_with(|c: char| c.is_ascii_digit()) => {
-                CounterIndex::Index(self.u64_arg("a counter index")?)
+                CounterIndex::Index(self.u64_arg(format_args!("a counter index"))?)
             }
-            Some(Tok::Word(_) | Tok::Quoted(_)) => {
-                CounterIndex::Name(self.single_name("a counter index or `$id`")?.0)
-            }
+            Some(Tok::Word(_) | Tok::Quoted(_)) => CounterIndex::Name(
+                self.single_name(format_args!("a counter index or `$id`"))?
+                    .0,
+            ),
             _ => {
                 return Err(diag(
                     col,
@@ -815,7 +828,7 @@ impl LineParser {
                 ));
             }
         };
-        self.expect(Tok::RParen, "`)` after the counter index")?;
+        self.expect(Tok::RParen, format_args!("`)` after the counter index"))?;
         if self.at_end() {
             return Ok(Command::CheckCounter {
                 name,
@@ -826,7 +839,7 @@ impl LineParser {
         let kind = match self.peek_tok() {
             Some(Tok::Word(w)) if w.eq_ignore_ascii_case("packets") => CounterKind::Packets,
             Some(Tok::Word(w)) if w.eq_ignore_ascii_case("bytes") => CounterKind::Bytes,
-            _ => return self.expected("`packets` or `bytes`"),
+            _ => return self.expected(format_args!("`packets` or `bytes`")),
         };
         self.bump();
         let op = match self.peek_tok() {
@@ -842,10 +855,14 @@ impl LineParser {
                     "expected a comparison, found `=` (did you mean `==`?)",
                 ));
             }
-            _ => return self.expected("a comparison (`==`, `!=`, `<`, `<=`, `>`, `>=`)"),
+            _ => {
+                return self.expected(format_args!(
+                    "a comparison (`==`, `!=`, `<`, `<=`, `>`, `>=`)"
+                ));
+            }
         };
         self.bump();
-        let value = self.u64_arg("a number to compare the counter with")?;
+        let value = self.u64_arg(format_args!("a number to compare the counter with"))?;
         Ok(Command::CheckCounter {
             name,
             index,
@@ -856,22 +873,25 @@ impl LineParser {
     // --- meters ---
 
     fn meter_rates(&mut self) -> PResult<Vec<MeterRate>> {
-        let mut rates = vec![self.meter_rate("a meter rate `rate:burst`")?];
+        let mut rates = vec![self.meter_rate(format_args!("a meter rate `rate:burst`"))?];
         while !self.at_end() {
-            rates.push(self.meter_rate("another `rate:burst` pair")?);
+            rates.push(self.meter_rate(format_args!("another `rate:burst` pair"))?);
         }
         Ok(rates)
     }
 
     /// `rate:burst` where rate is an integer or `digits.digits`.
-    fn meter_rate(&mut self, what: &str) -> PResult<MeterRate> {
+    fn meter_rate(&mut self, what: fmt::Arguments<'_>) -> PResult<MeterRate> {
         let (int_part, col) = self.plain_number(what)?;
         let rate = if self.eat(&Tok::Dot) {
             let frac = match self.peek_tok() {
                 Some(Tok::Word(w)) if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) => {
                     w.clone()
                 }
-                _ => return self.expected("decimal digits after `.` in the meter rate"),
+                _ => {
+                    return self
+                        .expected(format_args!("decimal digits after `.` in the meter rate"));
+                }
             };
             self.bump();
             if int_part.radix() != Radix::Decimal {
@@ -893,9 +913,9 @@ impl LineParser {
         }
         self.expect(
             Tok::Colon,
-            "`:` between the rate and the burst size (`rate:burst`)",
+            format_args!("`:` between the rate and the burst size (`rate:burst`)"),
         )?;
-        let burst = self.u64_arg("a burst size after `rate:`")?;
+        let burst = self.u64_arg(format_args!("a burst size after `rate:`"))?;
         Ok(MeterRate { rate, burst })
     }
 }
