@@ -524,6 +524,66 @@ fn run_tool(program: &str, args: &[&str]) -> Option<Output> {
     Some(child.wait_with_output().unwrap())
 }
 
+/// `--workers N` splits the packets by flow among N pipelines; for
+/// sdn.p4, which keeps no state across flows, the files are those one
+/// pipeline writes, byte for byte (order within each file included).
+#[test]
+fn sim_run_with_workers_writes_what_one_pipeline_writes() {
+    let dir = temp_dir("workers");
+    let made = Command::new("python3")
+        .arg(repo("p4/tools/make_sdn_traffic.py"))
+        .arg(&dir)
+        .args(["600", "400"])
+        .output()
+        .expect("python3 runs");
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let args = String::from_utf8(made.stdout).unwrap();
+    let (program, entries) = (repo("p4/sdn.p4"), repo("p4/demo/sdn_demo.entries"));
+    let run = |workers: &str| {
+        let out = dir.join(format!("out{workers}"));
+        let out_arg = out.display().to_string();
+        let mut all = vec!["sim", "run", &program, "--entries", &entries];
+        all.extend(args.split_whitespace());
+        all.extend(["--out-dir", &out_arg, "--workers", workers]);
+        let summary = janus_ok(&all).replace(&out_arg, "OUT");
+        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| {
+                let p = e.unwrap().path();
+                let name = p.file_name().unwrap().to_string_lossy().into_owned();
+                (name, std::fs::read(&p).unwrap())
+            })
+            .collect();
+        files.sort();
+        (summary, files)
+    };
+    let one = run("1");
+    assert!(one.0.contains("600 packets in, 0 dropped"), "{}", one.0);
+    assert!(one.1.len() >= 4, "outputs on {} ports", one.1.len());
+    for workers in ["2", "3"] {
+        let many = run(workers);
+        assert_eq!(many.0, one.0, "summary with {workers} workers");
+        assert!(many.1 == one.1, "files with {workers} workers differ");
+    }
+    let res = janus(&[
+        "sim",
+        "run",
+        &program,
+        "--in",
+        "1=x.pcap",
+        "--out-dir",
+        "o",
+        "--workers",
+        "0",
+    ]);
+    assert_eq!(res.status.code(), Some(2), "--workers 0 is refused");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn sim_run_writes_one_pcap_per_output_port() {
     let dir = temp_dir("run");

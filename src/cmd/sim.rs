@@ -47,6 +47,10 @@ pub enum SimCommand {
         /// actions, and its fate (to stderr).
         #[arg(long)]
         trace: bool,
+        /// Pipelines to split the packets among by flow, each on a thread
+        /// of its own with its own tables and state.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        workers: u16,
     },
 }
 
@@ -75,12 +79,14 @@ pub fn run(cmd: SimCommand) -> ExitCode {
             entries,
             preprocess,
             trace,
+            workers,
         } => {
             let config = super::sim_run::RunConfig {
                 program,
                 inputs,
                 out_dir,
                 entries,
+                workers: usize::from(workers),
                 options: SimOptions {
                     compile: preprocess.options(),
                     trace,

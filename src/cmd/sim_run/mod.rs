@@ -7,6 +7,12 @@
 //! capture time of the packet that caused it, so the files line up with the
 //! inputs in Wireshark. The entries file holds STF control-plane commands
 //! (`add`, `setdefault`, `mc_*`, `register_write`), as a test would.
+//!
+//! With `--workers N` the packets are split by flow among N pipelines on
+//! N threads ([`workers`]); the files come out as one pipeline writes them
+//! for programs that keep no state across flows.
+
+mod workers;
 
 use janus_pcap::{LinkType, TsResolution, Writer, WriterConfig};
 use std::collections::BTreeMap;
@@ -22,6 +28,9 @@ pub struct RunConfig {
     pub out_dir: PathBuf,
     pub entries: Option<PathBuf>,
     pub options: super::sim::SimOptions,
+    /// Pipelines, each on a thread of its own (1: the packets run on the
+    /// calling thread).
+    pub workers: usize,
 }
 
 /// Parses `PORT=FILE`.
@@ -62,12 +71,26 @@ pub struct RunSummary {
 /// Runs the program over the inputs and writes the outputs. Every input is
 /// read and checked before anything is written.
 pub fn run(config: &RunConfig) -> Result<RunSummary, String> {
-    let mut sw = super::sim::load_switch(&config.program, &config.options)?;
-    if let Some(entries) = &config.entries {
-        let stf = super::sim::read_stf(entries)?;
-        janus_stf::runner::configure(sw.as_mut(), &stf)
-            .map_err(|e| format!("{}: {e}", entries.display()))?;
-    }
+    let entries = match &config.entries {
+        Some(path) => Some((path, super::sim::read_stf(path)?)),
+        None => None,
+    };
+    // The program with its entries, on the thread that calls it.
+    let load = || -> Result<Box<dyn janus_engine::target::Target>, String> {
+        let mut sw = super::sim::load_switch(&config.program, &config.options)?;
+        if let Some((path, stf)) = &entries {
+            janus_stf::runner::configure(sw.as_mut(), stf)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        Ok(sw)
+    };
+    // One pipeline loads before the inputs are read, as the program's
+    // errors come first; workers load on their threads.
+    let mut sw = if config.workers <= 1 {
+        Some(load()?)
+    } else {
+        None
+    };
     let files = config
         .inputs
         .iter()
@@ -80,6 +103,17 @@ pub fn run(config: &RunConfig) -> Result<RunSummary, String> {
         .map_err(|e| format!("cannot create {}: {e}", config.out_dir.display()))?;
     let mut writers: BTreeMap<u32, (Writer<BufWriter<File>>, usize, PathBuf)> = BTreeMap::new();
     let mut dropped = 0;
+    let Some(sw) = sw.as_mut() else {
+        let packets: Vec<(u32, &[u8])> = arrivals.iter().map(|a| (a.port, a.data)).collect();
+        let mut answered = vec![false; arrivals.len()];
+        workers::run(config.workers, &packets, &load, &mut |p, port, bytes| {
+            answered[p] = true;
+            let at = arrivals[p].timestamp_ns;
+            write_output(&mut writers, config, link_type, port, at, bytes)
+        })?;
+        dropped = answered.iter().filter(|a| !**a).count();
+        return finish(writers, arrivals.len(), dropped, truncated_in);
+    };
     for a in &arrivals {
         // Each output goes from the switch's buffer straight to its pcap;
         // the first error stops the run.
@@ -101,6 +135,16 @@ pub fn run(config: &RunConfig) -> Result<RunSummary, String> {
             dropped += 1;
         }
     }
+    finish(writers, arrivals.len(), dropped, truncated_in)
+}
+
+/// Closes the output files; the summary.
+fn finish(
+    writers: BTreeMap<u32, (Writer<BufWriter<File>>, usize, PathBuf)>,
+    packets_in: usize,
+    dropped: usize,
+    truncated_in: usize,
+) -> Result<RunSummary, String> {
     let mut outputs = BTreeMap::new();
     for (port, (writer, count, path)) in writers {
         writer
@@ -109,7 +153,7 @@ pub fn run(config: &RunConfig) -> Result<RunSummary, String> {
         outputs.insert(port, (count, path));
     }
     Ok(RunSummary {
-        packets_in: arrivals.len(),
+        packets_in,
         dropped,
         outputs,
         truncated_in,
