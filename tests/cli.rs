@@ -581,6 +581,22 @@ fn sim_run_with_workers_writes_what_one_pipeline_writes() {
         "0",
     ]);
     assert_eq!(res.status.code(), Some(2), "--workers 0 is refused");
+    // An entry the workers cannot load stops the run, whichever worker
+    // meets it.
+    let bad = dir.join("bad.entries");
+    std::fs::write(&bad, "add no_such_table k:1 a()\n").unwrap();
+    let bad = bad.display().to_string();
+    let out = dir.join("bad-out").display().to_string();
+    let mut all = vec!["sim", "run", &program, "--entries", &bad];
+    all.extend(args.split_whitespace());
+    all.extend(["--out-dir", &out, "--workers", "3"]);
+    let res = janus(&all);
+    assert_eq!(res.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&res.stderr).contains("no_such_table"),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

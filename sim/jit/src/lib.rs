@@ -4,8 +4,9 @@
 //!
 //! A [`Block`] holds its ops and, when any of them compiles, the code. The
 //! code works on the packet arena directly for the ops it compiles (word
-//! stores and moves, specialised tests, branches, blocks, action calls and
-//! the actions of table applies, `exit` and `return`); every other op is a
+//! stores and moves, stores of narrow expressions, `setValid` and
+//! `setInvalid`, specialised tests, branches, blocks, action calls and the
+//! actions of table applies, `exit` and `return`); every other op is a
 //! call into the interpreter for that op alone, counted in
 //! [`Coverage::interpreted`]. Every arena access the code makes is checked
 //! against the arena's size when the block is compiled, and the block
@@ -112,11 +113,6 @@ impl Block {
         self.refusal.as_ref()
     }
 
-    /// The block's ops.
-    pub fn ops(&self) -> &[Op] {
-        &self.ops
-    }
-
     /// Whether any of the block runs as machine code.
     pub fn is_compiled(&self) -> bool {
         self.code.is_some()
@@ -136,11 +132,6 @@ impl Block {
             Some(code) if !env.trace && env.arena.len() == self.arena_len => code.run(env),
             _ => exec::run(&self.ops, env),
         }
-    }
-
-    /// Runs the block in the interpreter.
-    pub fn interpret(&self, env: &mut Env<'_>) -> Flow {
-        exec::run(&self.ops, env)
     }
 }
 

@@ -110,7 +110,15 @@ where
                 let _ = tx.send(Ok(batch));
             }));
         }
-        let result = merge(owner, &streams, write);
+        let mut result = merge(owner, &streams, write);
+        // A worker with no packets reports its load error only here (the
+        // others end after their last batch).
+        if result.is_ok() {
+            result = streams
+                .iter()
+                .flat_map(|rx| rx.iter())
+                .try_for_each(|batch| batch.map(drop));
+        }
         // A worker that stopped without its last batch panicked: its
         // panic goes on here once the others end (they see the closed
         // streams).
