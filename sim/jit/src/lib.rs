@@ -5,7 +5,7 @@
 //! A [`Block`] holds its ops and, when any of them compiles, the code. The
 //! code works on the packet arena directly for the ops it compiles (word
 //! stores and moves, stores of narrow expressions, `setValid` and
-//! `setInvalid`, specialised tests, branches, blocks, action calls and the
+//! `setInvalid`, copies and clears, specialised tests, branches, blocks, action calls and the
 //! actions of table applies, `exit` and `return`); every other op is a
 //! call into the interpreter for that op alone, counted in
 //! [`Coverage::interpreted`]. Every arena access the code makes is checked

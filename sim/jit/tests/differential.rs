@@ -1,7 +1,8 @@
 //! The compiled tier against the interpreter: random blocks of the ops it
 //! compiles (word stores and moves, stores of narrow expressions, header
-//! validity, specialised tests, branches on tests and on expressions,
-//! action calls with copies, `exit` and `return`), mixed with ops it
+//! validity, copies and clears, specialised tests, branches on tests and
+//! on expressions, action calls with copies, `exit` and `return`), mixed
+//! with ops it
 //! leaves to the interpreter (a parser's `Require` that rejects, a loop,
 //! fields whose load leaves the arena, a division), over random arenas:
 //! the same flow, the same arena and the same length change after.
@@ -228,6 +229,16 @@ fn leaf_op() -> BoxedStrategy<Op> {
             valid_byte,
             wire_bytes,
             valid,
+        }),
+        // Copies and clears, some overlapping (left to the interpreter).
+        2 => (0u32..(ARENA as u32 / 2), 0u32..(ARENA as u32 / 2), 0u32..(ARENA as u32 / 2)).prop_map(|(d, s, n)| Op::Copy {
+            dst: Place::Fixed { bit: d * 8, ty: TyId(0) },
+            src: Box::new(Place::Fixed { bit: s * 8, ty: TyId(0) }),
+            bytes: n,
+        }),
+        1 => (0u32..(ARENA as u32 / 2), 0u32..(ARENA as u32 / 2)).prop_map(|(d, n)| Op::Zero {
+            dst: Place::Fixed { bit: d * 8, ty: TyId(0) },
+            bytes: n,
         }),
         1 => Just(Op::Exit),
         1 => Just(Op::Return),

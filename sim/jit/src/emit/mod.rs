@@ -204,6 +204,27 @@ fn compiles(op: &Op, arena_len: usize) -> bool {
         Op::MoveWord { dst, src } | Op::AddWord { dst, src, .. } => fits(dst) && fits(src),
         Op::StoreWord { bit, value } => word::shape(value, arena_len)
             .is_some_and(|(width, _)| fits(&FieldWord::new(*bit, width))),
+        Op::Copy {
+            dst: Place::Fixed { bit: d, .. },
+            src,
+            bytes,
+        } => match **src {
+            Place::Fixed { bit: s, .. } => {
+                let (d, s, n) = ((*d / 8) as usize, (s / 8) as usize, *bytes as usize);
+                // Apart (or the same: a copy onto itself changes nothing),
+                // so that copying front to back is a move.
+                let apart = d + n <= s || s + n <= d || d == s;
+                apart && d.max(s) + n <= arena_len && n <= MAX_INLINE_BYTES
+            }
+            _ => false,
+        },
+        Op::Zero {
+            dst: Place::Fixed { bit, .. },
+            bytes,
+        } => {
+            (*bit / 8) as usize + *bytes as usize <= arena_len
+                && *bytes as usize <= MAX_INLINE_BYTES
+        }
         Op::SetValidity {
             header: Place::Fixed { bit, .. },
             valid_byte,
@@ -225,6 +246,10 @@ fn compiles(op: &Op, arena_len: usize) -> bool {
         _ => false,
     }
 }
+
+/// The most bytes a copy or a clear compiles to loads and stores for
+/// (inline, 8 at a time); longer ones run in the interpreter.
+const MAX_INLINE_BYTES: usize = 512;
 
 /// Whether the field's single load lies inside an arena of `arena_len`
 /// bytes.
@@ -333,6 +358,19 @@ impl Emitter<'_> {
                 wire_bytes,
                 valid,
             } => self.set_validity(*bit / 8, *valid_byte, *wire_bytes, *valid),
+            Op::Copy {
+                dst: Place::Fixed { bit: d, .. },
+                src,
+                bytes,
+            } => {
+                if let Place::Fixed { bit: s, .. } = **src {
+                    self.copy(*d / 8, s / 8, *bytes);
+                }
+            }
+            Op::Zero {
+                dst: Place::Fixed { bit, .. },
+                bytes,
+            } => self.zero(*bit / 8, *bytes),
             Op::IfTest(t, a, b) => {
                 let c = self.test(t);
                 self.branch(c, a, b, on_flow);
@@ -523,24 +561,31 @@ impl Emitter<'_> {
         self.b.ins().store(ARENA, v, self.arena, flag);
     }
 
+    /// Copies `bytes` bytes of the arena from `src` to `dst` (apart), 8 at
+    /// a time.
+    fn copy(&mut self, dst: u32, src: u32, bytes: u32) {
+        let mut off = 0;
+        while off < bytes {
+            let ty = chunk(bytes - off);
+            let v = self.b.ins().load(ty, ARENA, self.arena, (src + off) as i32);
+            self.b.ins().store(ARENA, v, self.arena, (dst + off) as i32);
+            off += ty.bytes();
+        }
+    }
+
     /// Zeroes `bytes` bytes of the arena from `at`, 8 at a time.
     fn zero(&mut self, at: u32, bytes: u32) {
         let zero = self.b.ins().iconst(types::I64, 0);
         let mut off = 0;
         while off < bytes {
-            let (ty, n) = match bytes - off {
-                8.. => (types::I64, 8),
-                4.. => (types::I32, 4),
-                2.. => (types::I16, 2),
-                _ => (types::I8, 1),
-            };
+            let ty = chunk(bytes - off);
             let v = if ty == types::I64 {
                 zero
             } else {
                 self.b.ins().ireduce(ty, zero)
             };
             self.b.ins().store(ARENA, v, self.arena, (at + off) as i32);
-            off += n;
+            off += ty.bytes();
         }
     }
 
@@ -657,6 +702,16 @@ impl Emitter<'_> {
         let v = self.b.ins().band_imm_s(v, mask as i64);
         let x = self.b.ins().bor(x, v);
         self.store_be(f, x);
+    }
+}
+
+/// The widest load or store of at most `left` bytes.
+fn chunk(left: u32) -> Type {
+    match left {
+        8.. => types::I64,
+        4.. => types::I32,
+        2.. => types::I16,
+        _ => types::I8,
     }
 }
 
