@@ -71,25 +71,28 @@ pub struct RunSummary {
 /// Runs the program over the inputs and writes the outputs. Every input is
 /// read and checked before anything is written.
 pub fn run(config: &RunConfig) -> Result<RunSummary, String> {
-    let entries = match &config.entries {
-        Some(path) => Some((path, super::sim::read_stf(path)?)),
-        None => None,
+    // One pipeline loads (the program's errors first, then the entries')
+    // before the inputs are read; workers load on their own threads, from
+    // entries read here.
+    let (mut sw, entries) = if config.workers <= 1 {
+        let mut sw = super::sim::load_switch(&config.program, &config.options)?;
+        if let Some(path) = &config.entries {
+            configure(sw.as_mut(), path, &super::sim::read_stf(path)?)?;
+        }
+        (Some(sw), None)
+    } else {
+        let entries = match &config.entries {
+            Some(path) => Some((path, super::sim::read_stf(path)?)),
+            None => None,
+        };
+        (None, entries)
     };
-    // The program with its entries, on the thread that calls it.
     let load = || -> Result<Box<dyn janus_engine::target::Target>, String> {
         let mut sw = super::sim::load_switch(&config.program, &config.options)?;
         if let Some((path, stf)) = &entries {
-            janus_stf::runner::configure(sw.as_mut(), stf)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+            configure(sw.as_mut(), path, stf)?;
         }
         Ok(sw)
-    };
-    // One pipeline loads before the inputs are read, as the program's
-    // errors come first; workers load on their threads.
-    let mut sw = if config.workers <= 1 {
-        Some(load()?)
-    } else {
-        None
     };
     let files = config
         .inputs
@@ -136,6 +139,15 @@ pub fn run(config: &RunConfig) -> Result<RunSummary, String> {
         }
     }
     finish(writers, arrivals.len(), dropped, truncated_in)
+}
+
+/// Runs the entries file's commands on the pipeline.
+fn configure(
+    sw: &mut dyn janus_engine::target::Target,
+    path: &Path,
+    stf: &janus_stf::Stf,
+) -> Result<(), String> {
+    janus_stf::runner::configure(sw, stf).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Closes the output files; the summary.
