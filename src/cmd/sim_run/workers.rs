@@ -55,11 +55,6 @@ where
     E: Send,
 {
     let workers = workers.max(1);
-    let owner: Vec<usize> = packets
-        .iter()
-        .map(|(_, bytes)| (flow_hash(bytes) % workers as u64) as usize)
-        .collect();
-    let owner = &owner;
     std::thread::scope(|scope| {
         let mut streams = Vec::with_capacity(workers);
         let mut handles = Vec::with_capacity(workers);
@@ -79,7 +74,10 @@ where
                     buffer: Vec::new(),
                     through: 0,
                 };
-                let mine = (0..packets.len()).filter(|&i| owner[i] == me);
+                // Each worker picks its flows' packets itself, so that no
+                // thread hashes them all up front.
+                let mine = (0..packets.len())
+                    .filter(|&i| flow_hash(packets[i].1) % workers as u64 == me as u64);
                 for (n, i) in mine.enumerate() {
                     let (port, bytes) = packets[i];
                     sw.process_with(port, bytes, &mut |port, out| {
@@ -110,7 +108,7 @@ where
                 let _ = tx.send(Ok(batch));
             }));
         }
-        let mut result = merge(owner, &streams, write);
+        let mut result = merge(&streams, write);
         // A worker with no packets reports its load error only here (the
         // others end after their last batch).
         if result.is_ok() {
@@ -132,35 +130,74 @@ where
     })
 }
 
-/// Writes the workers' outputs in arrival order as their batches come
-/// (`owner[p]`: the worker of packet `p`).
+/// Where the writer is in one worker's stream.
+struct Cursor {
+    batch: Batch,
+    /// The next output of `batch` to write.
+    next: usize,
+    /// A batch has come (`batch.through` means something).
+    started: bool,
+    /// The last batch has come.
+    done: bool,
+}
+
+/// Writes the workers' outputs in arrival order as their batches come: the
+/// output of the earliest packet in hand, once no worker could still send
+/// one of an earlier packet (each worker's stream is in arrival order, and
+/// a worker that has run its packets up to `through` sends nothing before
+/// it).
 fn merge<E>(
-    owner: &[usize],
     streams: &[std::sync::mpsc::Receiver<Result<Batch, E>>],
     write: &mut Write<'_, E>,
 ) -> Result<(), E> {
-    // Each worker's batch in hand and how far into it the writer is.
-    let mut current: Vec<Option<(Batch, usize)>> = streams.iter().map(|_| None).collect();
-    for (p, &w) in owner.iter().enumerate() {
-        loop {
-            if let Some((batch, next)) = &mut current[w] {
-                while let Some(out) = batch.outputs.get(*next).filter(|o| o.packet == p) {
-                    let bytes = batch.buffer.get(out.bytes.clone()).unwrap_or_default();
-                    write(p, out.port, bytes)?;
-                    *next += 1;
-                }
-                if batch.through >= p && batch.outputs.get(*next).is_none_or(|o| o.packet > p) {
-                    break;
-                }
-            }
+    let mut cursors: Vec<Cursor> = streams
+        .iter()
+        .map(|_| Cursor {
+            batch: Batch {
+                outputs: Vec::new(),
+                buffer: Vec::new(),
+                through: 0,
+            },
+            next: 0,
+            started: false,
+            done: false,
+        })
+        .collect();
+    loop {
+        let pending = |c: &Cursor| c.batch.outputs.get(c.next).map(|o| o.packet);
+        let earliest = cursors
+            .iter()
+            .enumerate()
+            .filter_map(|(w, c)| Some((pending(c)?, w)))
+            .min();
+        let behind = cursors.iter().position(|c| {
+            !c.done
+                && pending(c).is_none()
+                && (!c.started || earliest.is_none_or(|(p, _)| c.batch.through < p))
+        });
+        if let Some(w) = behind {
             match streams[w].recv() {
-                Ok(batch) => current[w] = Some((batch?, 0)),
+                Ok(batch) => {
+                    let batch = batch?;
+                    let c = &mut cursors[w];
+                    c.done = batch.through == usize::MAX;
+                    (c.batch, c.next, c.started) = (batch, 0, true);
+                }
                 // The worker is gone (it panicked): the caller joins it.
                 Err(_) => return Ok(()),
             }
+            continue;
+        }
+        let Some((p, w)) = earliest else {
+            return Ok(());
+        };
+        let c = &mut cursors[w];
+        while let Some(out) = c.batch.outputs.get(c.next).filter(|o| o.packet == p) {
+            let bytes = c.batch.buffer.get(out.bytes.clone()).unwrap_or_default();
+            write(p, out.port, bytes)?;
+            c.next += 1;
         }
     }
-    Ok(())
 }
 
 /// A hash of the packet's flow: addresses, protocol and ports of IPv4 or
