@@ -288,6 +288,59 @@ mod tests {
         assert_eq!(flow_hash(&plain), flow_hash(&tagged));
     }
 
+    /// A batch of outputs `(packet, port)`, one byte each (the port).
+    fn batch(outs: &[(usize, u32)], through: usize) -> Result<Batch, ()> {
+        Ok(Batch {
+            outputs: outs
+                .iter()
+                .enumerate()
+                .map(|(i, &(packet, port))| Output {
+                    packet,
+                    port,
+                    bytes: i..i + 1,
+                })
+                .collect(),
+            buffer: outs.iter().map(|&(_, port)| port as u8).collect(),
+            through,
+        })
+    }
+
+    #[test]
+    fn streams_merge_in_arrival_order() {
+        let (txs, rxs): (Vec<_>, Vec<_>) = (0..3)
+            .map(|_| std::sync::mpsc::sync_channel::<Result<Batch, ()>>(4))
+            .unzip();
+        // Worker 0 ran packets 0, 3 and 4 (4 sent twice); worker 1 ran 1
+        // and 2 (2 sent nothing); worker 2 ran none.
+        txs[0].send(batch(&[(0, 10)], 0)).unwrap();
+        txs[0]
+            .send(batch(&[(3, 11), (4, 12), (4, 13)], usize::MAX))
+            .unwrap();
+        txs[1].send(batch(&[(1, 20)], 2)).unwrap();
+        txs[1].send(batch(&[], usize::MAX)).unwrap();
+        txs[2].send(batch(&[], usize::MAX)).unwrap();
+        drop(txs);
+        let mut got = Vec::new();
+        merge(&rxs, &mut |p, port, bytes| {
+            got.push((p, port, bytes.to_vec()));
+            Ok(())
+        })
+        .unwrap();
+        let want = [(0, 10), (1, 20), (3, 11), (4, 12), (4, 13)];
+        let want: Vec<_> = want
+            .iter()
+            .map(|&(p, port)| (p, port, vec![port as u8]))
+            .collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn a_workers_error_stops_the_merge() {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Batch, ()>>(1);
+        tx.send(Err(())).unwrap();
+        assert_eq!(merge(&[rx], &mut |_, _, _| Ok(())), Err(()));
+    }
+
     #[test]
     fn short_and_odd_frames_hash_without_panicking() {
         for len in 0..60 {
