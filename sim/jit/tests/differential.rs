@@ -118,29 +118,9 @@ fn word() -> impl Strategy<Value = (Node, u32, bool)> {
                     Just(UnOp::Plus)
                 ]
             )
-                .prop_map(|((n, w, s), op)| match op {
-                    UnOp::Not => (Node::Unary(op, Box::new(n)), 1, false),
-                    op => (Node::Unary(op, Box::new(n)), w, s),
-                }),
-            (inner.clone(), inner.clone(), binop()).prop_map(move |((x, w, s), (y, _, _), op)| {
-                let bool_result = matches!(
-                    op,
-                    BinOp::Eq
-                        | BinOp::Ne
-                        | BinOp::Lt
-                        | BinOp::Le
-                        | BinOp::Gt
-                        | BinOp::Ge
-                        | BinOp::And
-                        | BinOp::Or
-                );
-                let n = Node::Binary(op, b(x), b(y));
-                if bool_result {
-                    (n, 1, false)
-                } else {
-                    (n, w, s)
-                }
-            }),
+                .prop_map(|((n, _, _), op)| shaped(Node::Unary(op, Box::new(n)))),
+            (inner.clone(), inner.clone(), binop())
+                .prop_map(move |((x, _, _), (y, _, _), op)| shaped(Node::Binary(op, b(x), b(y)))),
             // A concatenation of at most 64 bits: the low part cut to fit.
             (inner.clone(), inner.clone()).prop_filter_map(
                 "too wide",
@@ -193,6 +173,12 @@ fn word() -> impl Strategy<Value = (Node, u32, bool)> {
             }),
         ]
     })
+}
+
+/// `n` with the width and signedness of its word.
+fn shaped(n: Node) -> (Node, u32, bool) {
+    let (w, s) = n.word_shape().expect("a narrow node");
+    (n, w, s)
 }
 
 fn binop() -> impl Strategy<Value = BinOp> {

@@ -507,6 +507,13 @@ impl Node {
         }
     }
 
+    /// The width and signedness of a node that [`Node::eval_word`] may
+    /// evaluate (it and every node inside it have at most 64 bits), as the
+    /// word it gives.
+    pub fn word_shape(&self) -> Option<(u32, bool)> {
+        narrow_shape(self)
+    }
+
     /// `self` wrapped in [`Node::Narrow`] if it and every node inside it
     /// have at most 64 bits.
     pub fn narrowed(self) -> Node {

@@ -22,69 +22,29 @@ pub(super) struct W {
     pub signed: bool,
 }
 
-/// The width and signedness of `n` if every node in it compiles over an
-/// arena of `arena_len` bytes.
+/// The width and signedness of `n` (as [`Node::word_shape`] gives them)
+/// if every node in it compiles over an arena of `arena_len` bytes.
 pub(super) fn shape(n: &Node, arena_len: usize) -> Option<(u32, bool)> {
-    let s = |n: &Node| shape(n, arena_len);
-    let (width, signed) = match n {
-        Node::Const(b) => (b.width(), b.is_signed()),
-        Node::LoadFixed { bit, width, signed } => {
-            if !fits(&FieldWord::new(*bit, *width), arena_len) {
-                return None;
-            }
-            (*width, *signed)
+    compiles(n, arena_len).then(|| n.word_shape()).flatten()
+}
+
+/// Whether `n` and every node inside it compile: the operators below, on
+/// values of 1..=64 bits, and loads inside the arena.
+fn compiles(n: &Node, arena_len: usize) -> bool {
+    let ok = |n: &Node| compiles(n, arena_len);
+    let sized = n.word_shape().is_some_and(|(width, _)| width >= 1);
+    sized
+        && match n {
+            Node::Const(_) => true,
+            Node::LoadFixed { bit, width, .. } => fits(&FieldWord::new(*bit, *width), arena_len),
+            Node::Unary(_, a) | Node::Cast { inner: a, .. } => ok(a),
+            Node::Binary(BinOp::Div | BinOp::Mod | BinOp::SatAdd | BinOp::SatSub, ..) => false,
+            Node::Binary(_, a, b) => ok(a) && ok(b),
+            // Both branches of the word the result is.
+            Node::Ternary(c, a, b) => ok(c) && ok(a) && ok(b) && a.word_shape() == b.word_shape(),
+            Node::Slice { hi, lo, inner } => hi >= lo && ok(inner),
+            _ => false,
         }
-        Node::Unary(UnOp::Not, a) => {
-            s(a)?;
-            (1, false)
-        }
-        Node::Unary(_, a) => s(a)?,
-        Node::Binary(op, a, b) => {
-            let (x, y) = (s(a)?, s(b)?);
-            match op {
-                BinOp::Eq
-                | BinOp::Ne
-                | BinOp::Lt
-                | BinOp::Le
-                | BinOp::Gt
-                | BinOp::Ge
-                | BinOp::And
-                | BinOp::Or => (1, false),
-                BinOp::Concat => (x.0 + y.0, x.1),
-                BinOp::Add
-                | BinOp::Sub
-                | BinOp::Mul
-                | BinOp::BitAnd
-                | BinOp::BitOr
-                | BinOp::BitXor
-                | BinOp::Shl
-                | BinOp::Shr => x,
-                BinOp::Div | BinOp::Mod | BinOp::SatAdd | BinOp::SatSub => return None,
-            }
-        }
-        Node::Ternary(c, a, b) => {
-            s(c)?;
-            let (x, y) = (s(a)?, s(b)?);
-            if x != y {
-                return None;
-            }
-            x
-        }
-        Node::Cast {
-            to_width,
-            to_signed,
-            inner,
-        } => {
-            s(inner)?;
-            (*to_width, *to_signed)
-        }
-        Node::Slice { hi, lo, inner } => {
-            s(inner)?;
-            (hi.checked_sub(*lo)? + 1, false)
-        }
-        _ => return None,
-    };
-    (1..=64).contains(&width).then_some((width, signed))
 }
 
 /// The mask of `width` bits (1..=64).
@@ -95,7 +55,7 @@ fn mask(width: u32) -> u64 {
 impl Emitter<'_> {
     /// The value of a node [`shape`] admitted.
     pub(super) fn word(&mut self, n: &Node) -> W {
-        let (width, signed) = shape(n, self.arena_len).unwrap_or((64, false));
+        let (width, signed) = n.word_shape().unwrap_or((64, false));
         let v = match n {
             Node::Const(b) => self.b.ins().iconst(types::I64, b.as_u64_truncated() as i64),
             Node::LoadFixed { bit, width, .. } => self.read(&FieldWord::new(*bit, *width)),
@@ -151,28 +111,16 @@ impl Emitter<'_> {
     fn binary(&mut self, op: BinOp, x: W, y: W) -> Value {
         let bool64 = |e: &mut Self, c: Value| e.b.ins().uextend(types::I64, c);
         match op {
-            BinOp::Add => {
-                let v = self.b.ins().iadd(x.v, y.v);
-                self.reduce(v, x.width)
-            }
-            BinOp::Sub => {
-                let v = self.b.ins().isub(x.v, y.v);
-                self.reduce(v, x.width)
-            }
-            BinOp::Mul => {
-                let v = self.b.ins().imul(x.v, y.v);
-                self.reduce(v, x.width)
-            }
-            BinOp::BitAnd => {
-                let v = self.b.ins().band(x.v, y.v);
-                self.reduce(v, x.width)
-            }
-            BinOp::BitOr => {
-                let v = self.b.ins().bor(x.v, y.v);
-                self.reduce(v, x.width)
-            }
-            BinOp::BitXor => {
-                let v = self.b.ins().bxor(x.v, y.v);
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => {
+                let ins = self.b.ins();
+                let v = match op {
+                    BinOp::Add => ins.iadd(x.v, y.v),
+                    BinOp::Sub => ins.isub(x.v, y.v),
+                    BinOp::Mul => ins.imul(x.v, y.v),
+                    BinOp::BitAnd => ins.band(x.v, y.v),
+                    BinOp::BitOr => ins.bor(x.v, y.v),
+                    _ => ins.bxor(x.v, y.v),
+                };
                 self.reduce(v, x.width)
             }
             BinOp::Shl => {
