@@ -83,6 +83,22 @@ pub trait ExternHandler {
         env: &mut Env<'_>,
     ) -> Flow;
 
+    /// [`ExternHandler::call`] whose first argument, an unsigned value of
+    /// at most 64 bits, the caller has evaluated to `first` (the compiled
+    /// tier computes it inline). It must do what `call` does; the default
+    /// is `call` itself.
+    fn call_with_first(
+        &mut self,
+        id: u32,
+        first: u64,
+        args: &[ExternArg],
+        result: Option<&Place>,
+        env: &mut Env<'_>,
+    ) -> Flow {
+        let _ = first;
+        self.call(id, args, result, env)
+    }
+
     /// Entry `entry` of the table in `slot` matched, and its action is
     /// about to run; called only for tables whose
     /// [`crate::table::TableState::hit_hook`] is set (e.g. v1model's direct

@@ -1,15 +1,18 @@
 //! The compiled tier against the interpreter: random blocks of the ops it
 //! compiles (word stores and moves, stores of narrow expressions, header
 //! validity, copies and clears, specialised tests, branches on tests and
-//! on expressions, action calls with copies, `exit` and `return`), mixed
-//! with ops it
+//! on expressions, action calls with copies, `exit` and `return`, extern
+//! calls with their first argument computed inline), mixed with ops it
 //! leaves to the interpreter (a parser's `Require` that rejects, a loop,
 //! fields whose load leaves the arena, a division), over random arenas:
-//! the same flow, the same arena and the same length change after.
+//! the same flow, the same arena, the same length change and the same
+//! extern calls with the same arguments after.
 
 use janus_engine::env::Env;
 use janus_engine::eval::{Node, Place};
 use janus_engine::exec::{self, Cmp, Op, Test};
+use janus_engine::externs::{ExternArg, ExternHandler};
+use janus_engine::flow::Flow;
 use janus_engine::value::{Bits, FieldWord};
 use janus_jit::{Block, Tier};
 use janus_p4::ir::{BinOp, UnOp};
@@ -236,8 +239,71 @@ fn leaf_op() -> BoxedStrategy<Op> {
         }),
         // Interpreted: rejects, as the packet is empty.
         1 => (1u32..64, 0u32..8).prop_map(|(bits, too_short)| Op::Require { bits, too_short }),
+        // Extern calls: a word argument (computed inline when unsigned),
+        // none, or a place.
+        2 => (0u32..4, word()).prop_map(|(id, (value, _, _))| Op::Extern {
+            id,
+            args: vec![ExternArg::Value(Node::Narrow(Box::new(value)))],
+            result: None,
+        }),
+        1 => (0u32..4).prop_map(|id| Op::Extern { id, args: Vec::new(), result: None }),
+        1 => (0u32..4, 0u32..(ARENA as u32 * 8)).prop_map(|(id, bit)| Op::Extern {
+            id,
+            args: vec![ExternArg::Place { place: Place::Fixed { bit, ty: TyId(0) }, ty: TyId(0) }],
+            result: None,
+        }),
     ]
     .boxed()
+}
+
+/// Records each call with its first argument's value (`u64::MAX` for
+/// none) and its id's flow: 0 and 1 go on, 2 exits, 3 rejects; 1 also
+/// writes the arena, so that what runs after sees the call.
+#[derive(Default)]
+struct Recorder {
+    calls: Vec<(u32, u64)>,
+}
+
+impl Recorder {
+    fn record(&mut self, id: u32, first: u64, env: &mut Env<'_>) -> Flow {
+        self.calls.push((id, first));
+        match id {
+            1 => {
+                env.arena[0] = env.arena[0].wrapping_add(first as u8 | 1);
+                Flow::Continue
+            }
+            2 => Flow::Exit,
+            3 => Flow::Reject(5),
+            _ => Flow::Continue,
+        }
+    }
+}
+
+impl ExternHandler for Recorder {
+    fn call(
+        &mut self,
+        id: u32,
+        args: &[ExternArg],
+        _result: Option<&Place>,
+        env: &mut Env<'_>,
+    ) -> Flow {
+        let first = match args.first() {
+            Some(ExternArg::Value(v)) => v.eval(env).as_u64_truncated(),
+            _ => u64::MAX,
+        };
+        self.record(id, first, env)
+    }
+
+    fn call_with_first(
+        &mut self,
+        id: u32,
+        first: u64,
+        _args: &[ExternArg],
+        _result: Option<&Place>,
+        env: &mut Env<'_>,
+    ) -> Flow {
+        self.record(id, first, env)
+    }
 }
 
 fn ops() -> impl Strategy<Value = Vec<Op>> {
@@ -283,12 +349,16 @@ proptest! {
         let block = Block::new(ops.clone(), ARENA, Tier::Compiled);
         prop_assert!(block.refusal().is_none(), "{:?}", block.refusal());
         let (mut expected, mut got) = (arena.clone(), arena);
+        let (mut want_calls, mut got_calls) = (Recorder::default(), Recorder::default());
         let mut env = Env::new(&mut expected);
+        env.externs = Some(&mut want_calls);
         let want = (exec::run(&ops, &mut env), env.length_delta);
         let mut env = Env::new(&mut got);
+        env.externs = Some(&mut got_calls);
         let flow = (block.run(&mut env), env.length_delta);
         prop_assert_eq!(flow, want);
         prop_assert_eq!(got, expected);
+        prop_assert_eq!(got_calls.calls, want_calls.calls);
     }
 }
 

@@ -23,6 +23,8 @@ pub use ops::{
     TableKeys, VarbitSlot,
 };
 pub(crate) use run::with_values;
-pub use run::{Chosen, choose_action, run};
+pub use run::{
+    Chosen, call_extern, call_extern_with_first, choose_action, choose_action_with_keys, run,
+};
 pub use special::{Cmp, EmitRun, FixedHeader, Test};
 pub use writes::{ArenaReset, WriteSet};

@@ -390,12 +390,31 @@ fn step<'o>(op: &'o Op, env: &mut Env<'_>) -> Step<'o> {
 /// Calls extern `id` of the architecture with `args`, its result (if any)
 /// to `result`.
 #[inline(always)]
-fn call_extern(env: &mut Env<'_>, id: u32, args: &[ExternArg], result: Option<&Place>) -> Flow {
+pub fn call_extern(env: &mut Env<'_>, id: u32, args: &[ExternArg], result: Option<&Place>) -> Flow {
     // The handler needs the environment too: lend it out for the call.
     let Some(handler) = env.externs.take() else {
         return Flow::Continue;
     };
     let flow = handler.call(id, args, result, env);
+    env.externs = Some(handler);
+    flow
+}
+
+/// [`call_extern`] whose first argument, an unsigned value of at most 64
+/// bits, is already evaluated to `first`
+/// ([`crate::externs::ExternHandler::call_with_first`]).
+#[inline(always)]
+pub fn call_extern_with_first(
+    env: &mut Env<'_>,
+    id: u32,
+    first: u64,
+    args: &[ExternArg],
+    result: Option<&Place>,
+) -> Flow {
+    let Some(handler) = env.externs.take() else {
+        return Flow::Continue;
+    };
+    let flow = handler.call_with_first(id, first, args, result, env);
     env.externs = Some(handler);
     flow
 }
@@ -542,17 +561,52 @@ fn apply_fixed(
     fields: &[FieldWord],
     actions: &[ActionImpl],
 ) -> Option<Option<usize>> {
-    let tables = env.tables;
-    let table = tables.get(slot as usize)?;
-    if env.trace || !table.is_narrow() || !table.is_direct() || fields.len() > INLINE_KEYS {
+    if fields.len() > INLINE_KEYS {
         return None;
     }
     let mut words = [0u64; INLINE_KEYS];
     for (w, f) in words.iter_mut().zip(fields) {
         *w = f.read(env.arena);
     }
+    apply_words(env, slot, &words[..fields.len()], actions)
+}
+
+/// Runs `op`, a table apply on the fast path whose keys (`key_words`) the
+/// caller has read into `keys`, for its action, as [`choose_action`]
+/// does.
+pub fn choose_action_with_keys(op: &Op, keys: &[u64], env: &mut Env<'_>) -> Chosen {
+    if let Op::ApplyTable {
+        slot,
+        actions,
+        key_words: Some(fields),
+        ..
+    } = op
+        && fields.len() == keys.len()
+        && let Some(chosen) = apply_words(env, *slot, keys, actions)
+    {
+        return match chosen {
+            Some(a) => Chosen::Run(a),
+            None => Chosen::Done(Flow::Continue),
+        };
+    }
+    Chosen::Done(run(std::slice::from_ref(op), env))
+}
+
+/// [`apply_fixed`] on the keys as read.
+#[inline(always)]
+fn apply_words(
+    env: &mut Env<'_>,
+    slot: u32,
+    keys: &[u64],
+    actions: &[ActionImpl],
+) -> Option<Option<usize>> {
+    let tables = env.tables;
+    let table = tables.get(slot as usize)?;
+    if env.trace || !table.is_narrow() || !table.is_direct() {
+        return None;
+    }
     let found = table
-        .lookup_words(&words[..fields.len()])
+        .lookup_words(keys)
         .and_then(|i| Some((i, table.entry(i)?)));
     let (a, args) = match found {
         Some((i, e)) => {

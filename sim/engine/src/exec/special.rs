@@ -517,9 +517,10 @@ fn fixed_keys(keys: &[Node], selector_keys: &[Node]) -> Option<Box<[FieldWord]>>
 }
 
 /// A store in its specialised form: a value of at most 64 bits to a fixed
-/// place writes its word there (a constant inline, a fixed field copied).
+/// place writes its word there (a constant inline, a fixed field copied);
+/// a wide field of whole bytes is copied byte for byte.
 fn store(place: Box<Place>, value: Node) -> Op {
-    let Place::Fixed { bit, .. } = *place else {
+    let Place::Fixed { bit, ty } = *place else {
         return Op::Store { place, value };
     };
     match value {
@@ -541,6 +542,17 @@ fn store(place: Box<Place>, value: Node) -> Op {
             dst: FieldWord::new(bit, k.width()),
             value: k.as_u64_truncated(),
         },
+        // A wide field onto a wide field, whole bytes on byte boundaries:
+        // a copy of those bytes.
+        Node::LoadFixed {
+            bit: src, width, ..
+        } if bit.is_multiple_of(8) && src.is_multiple_of(8) && width.is_multiple_of(8) => {
+            Op::Copy {
+                dst: Place::Fixed { bit, ty },
+                src: Box::new(Place::Fixed { bit: src, ty }),
+                bytes: width / 8,
+            }
+        }
         value => Op::Store { place, value },
     }
 }

@@ -16,12 +16,13 @@
 
 mod word;
 
-use crate::entry::{self, Entry};
+use crate::entry::{self, Entry, EntryWithWord};
 use crate::flow_code::{CONTINUE, EXIT, REJECT};
 use crate::{Coverage, JitError, flow_code};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
-    AbiParam, Block as Label, BlockArg, InstBuilder, MemFlagsData, SigRef, Type, Value, types,
+    AbiParam, Block as Label, BlockArg, InstBuilder, MemFlagsData, SigRef, StackSlotData,
+    StackSlotKind, Type, Value, types,
 };
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Switch};
@@ -30,6 +31,7 @@ use cranelift_module::Module;
 use janus_engine::env::Env;
 use janus_engine::eval::{Node, Place};
 use janus_engine::exec::{ActionImpl, Cmp, Op, Test};
+use janus_engine::externs::ExternArg;
 use janus_engine::flow::Flow;
 use janus_engine::value::FieldWord;
 use std::ffi::c_void;
@@ -149,7 +151,10 @@ pub(crate) fn compile(ops: &[Op], arena_len: usize) -> Result<Option<(Code, Cove
     entry_sig.returns.push(AbiParam::new(types::I64));
     let mut fctx = FunctionBuilderContext::new();
     let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+    let mut word_sig = entry_sig.clone();
+    word_sig.params.push(AbiParam::new(types::I64));
     let sig = b.import_signature(entry_sig);
+    let word_sig = b.import_signature(word_sig);
     let start = b.create_block();
     b.append_block_params_for_function_params(start);
     b.switch_to_block(start);
@@ -160,6 +165,7 @@ pub(crate) fn compile(ops: &[Op], arena_len: usize) -> Result<Option<(Code, Cove
         arena,
         ptr,
         sig,
+        word_sig,
         arena_len,
         coverage: Coverage::default(),
     };
@@ -243,7 +249,21 @@ fn compiles(op: &Op, arena_len: usize) -> bool {
         | Op::Break
         | Op::LoopContinue => true,
         Op::ApplyTable { key_words, .. } => key_words.is_some(),
+        // A call into the architecture's handler, with the first argument
+        // computed here when it is an unsigned word.
+        Op::Extern { .. } => true,
         _ => false,
+    }
+}
+
+/// The first argument of an extern call when it is an unsigned word the
+/// code computes.
+fn first_word(args: &[ExternArg], arena_len: usize) -> Option<&Node> {
+    match args.first() {
+        Some(ExternArg::Value(Node::Narrow(n))) => {
+            matches!(word::shape(n, arena_len), Some((_, false))).then_some(&**n)
+        }
+        _ => None,
     }
 }
 
@@ -275,13 +295,17 @@ fn test_fits(t: &Test, arena_len: usize) -> bool {
 /// unaligned, in the machine's byte order.
 const ARENA: MemFlagsData = MemFlagsData::new().with_notrap();
 
+/// Stack slot loads and stores: never trapping, aligned.
+const STACK: MemFlagsData = MemFlagsData::new().with_notrap().with_aligned();
+
 struct Emitter<'f> {
     b: FunctionBuilder<'f>,
     env: Value,
     arena: Value,
     ptr: Type,
-    /// The entry points' signature.
+    /// The entry points' signatures: [`Entry`], [`EntryWithWord`].
     sig: SigRef,
+    word_sig: SigRef,
     arena_len: usize,
     coverage: Coverage,
 }
@@ -389,6 +413,17 @@ impl Emitter<'_> {
                 copy_out,
             } => self.action(copy_in, body, copy_out, true, on_flow),
             Op::ApplyTable { actions, .. } => self.apply(op, actions, on_flow),
+            Op::Extern { args, .. } => {
+                let item = std::ptr::from_ref(op).cast();
+                let flow = match first_word(args, self.arena_len) {
+                    Some(n) => {
+                        let first = self.word(n).v;
+                        self.call_with_word(entry::call_extern_with_first, item, first)
+                    }
+                    None => self.call(entry::call_extern, item),
+                };
+                self.stop_unless_continue(flow, on_flow);
+            }
             Op::Exit => {
                 self.jump_flow(on_flow, EXIT);
                 return false;
@@ -429,6 +464,17 @@ impl Emitter<'_> {
         let f = self.b.ins().iconst(self.ptr, f as usize as i64);
         let item = self.b.ins().iconst(self.ptr, item as usize as i64);
         let call = self.b.ins().call_indirect(self.sig, f, &[self.env, item]);
+        self.b.inst_results(call)[0]
+    }
+
+    /// Calls an entry point with the environment, `item` and a word.
+    fn call_with_word(&mut self, f: EntryWithWord, item: *const c_void, word: Value) -> Value {
+        let f = self.b.ins().iconst(self.ptr, f as usize as i64);
+        let item = self.b.ins().iconst(self.ptr, item as usize as i64);
+        let call = self
+            .b
+            .ins()
+            .call_indirect(self.word_sig, f, &[self.env, item, word]);
         self.b.inst_results(call)[0]
     }
 
@@ -506,7 +552,17 @@ impl Emitter<'_> {
     /// A table apply: the lookup in the interpreter, the chosen action (if
     /// it is left to run) here.
     fn apply(&mut self, op: &Op, actions: &[ActionImpl], on_flow: Label) {
-        let chosen = self.call(entry::choose_action, std::ptr::from_ref(op).cast());
+        let item = std::ptr::from_ref(op).cast();
+        let chosen = match op {
+            Op::ApplyTable {
+                key_words: Some(fields),
+                ..
+            } if fields.iter().all(|f| fits(f, self.arena_len)) => {
+                let keys = self.read_keys(fields);
+                self.call_with_word(entry::choose_action_with_keys, item, keys)
+            }
+            _ => self.call(entry::choose_action, item),
+        };
         let (done, merge) = (self.b.create_block(), self.b.create_block());
         let mut switch = Switch::new();
         let mut bodies = Vec::new();
@@ -532,6 +588,25 @@ impl Emitter<'_> {
         self.stop_unless_continue(flow, on_flow);
         self.b.ins().jump(merge, &[]);
         self.continue_in(merge);
+    }
+
+    /// Reads `fields` into words on the stack; gives their address.
+    fn read_keys(&mut self, fields: &[FieldWord]) -> Value {
+        let slot = self.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            (8 * fields.len()).max(8) as u32,
+            3,
+        ));
+        let at = self.b.ins().stack_addr(self.ptr, slot, 0);
+        for (i, f) in fields.iter().enumerate() {
+            let v = self.read(f);
+            self.b.ins().store(STACK, v, at, (8 * i) as i32);
+        }
+        if self.ptr == types::I64 {
+            at
+        } else {
+            self.b.ins().uextend(types::I64, at)
+        }
     }
 
     /// `setValid()` (`valid`) or `setInvalid()` of the header whose bytes

@@ -236,6 +236,34 @@ impl ExternHandler for V1Externs {
             (None, _) => self.call_general(id, args, env),
         }
     }
+
+    /// Counters and meters take the index the compiled tier computed; the
+    /// other calls run as [`ExternHandler::call`] runs them.
+    fn call_with_first(
+        &mut self,
+        id: u32,
+        first: u64,
+        args: &[ExternArg],
+        result: Option<&Place>,
+        env: &mut Env<'_>,
+    ) -> Flow {
+        let call = match self.calls.get_mut().get(id as usize) {
+            Some(site) if site.checksum.is_none() => site.call,
+            _ => return self.call(id, args, result, env),
+        };
+        match call {
+            Call::Count(i) => self.charge(i, first),
+            // As bmv2: an index past the meter's cells meters nothing and
+            // leaves the result as it was.
+            Call::ExecuteMeter(i) => {
+                if let Some(color) = usize::try_from(first).ok().and_then(|c| self.meter(i, c)) {
+                    self.write_out(args.get(1), color as u64, env);
+                }
+            }
+            _ => return self.call(id, args, result, env),
+        }
+        Flow::Continue
+    }
 }
 
 /// A mask of the low `width` bits (all 64 from 64 on).

@@ -674,13 +674,15 @@ fn nested_apply(
 
 /// For each parameter of a nested apply, the byte of the argument's storage
 /// when the parameter may be that storage itself instead of a copy of it
-/// (copy-in/copy-out cannot be told apart from it): an `inout` parameter
-/// whose argument is a byte-aligned place fixed at load time, of the
-/// parameter's type, overlapping no other `out` or `inout` argument. Only
+/// (copy-in/copy-out cannot be told apart from it): an `inout` or `in`
+/// parameter whose argument is a byte-aligned place fixed at load time, of
+/// the parameter's type, overlapping no other `out` or `inout` argument. Only
 /// the child reaches the argument while it runs (a block sees nothing of
-/// its caller but its arguments), `in` arguments are copied before it
-/// starts, and copy-out happens whatever way the child ends (`exit`,
-/// `reject`), so every write lands where copy-out would have put it.
+/// its caller but its arguments), the `in` arguments it could see change
+/// are copied before it starts, and copy-out happens whatever way the
+/// child ends (`exit`, `reject`), so every write lands where copy-out
+/// would have put it; an `in` argument passed so is never written while
+/// the child runs, as nothing it overlaps is.
 fn by_reference(
     c: &mut Compiler<'_>,
     params: &[ir::Param],
@@ -713,14 +715,24 @@ fn by_reference(
             .enumerate()
             .any(|(j, w)| j != i && w.is_some_and(|(r, _)| r.is_none_or(|(l, h)| l < hi && lo < h)))
     };
-    Ok(written
-        .iter()
-        .enumerate()
-        .map(|(i, w)| match *w {
-            Some((Some(range), true)) if !overlaps(i, range) => Some(range.0 / 8),
+    let mut by_ref = Vec::with_capacity(params.len());
+    for (i, (p, arg)) in params.iter().zip(args).enumerate() {
+        by_ref.push(match (written[i], p.direction, arg) {
+            (Some((Some(range), true)), ..) if !overlaps(i, range) => Some(range.0 / 8),
+            // An `in` argument the child cannot change (the front end
+            // refuses writes to `in` parameters) and no `out` or `inout`
+            // argument overlaps: it stays as copy-in would have left it.
+            (None, Direction::In, Some(arg)) => match c.place(arg) {
+                Ok(Place::Fixed { bit, ty }) if ty == p.ty && bit % 8 == 0 => {
+                    let end = bit + (c.layouts.layout(ty)?.bytes * 8).max(1);
+                    (!overlaps(i, (bit, end))).then_some(bit / 8)
+                }
+                _ => None,
+            },
             _ => None,
-        })
-        .collect())
+        });
+    }
+    Ok(by_ref)
 }
 
 /// The constructor arguments of the block instance at `path` (a path of
