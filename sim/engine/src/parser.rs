@@ -89,7 +89,12 @@ pub struct WordSelect {
     keys: Vec<WordKey>,
     /// Per key, the bits flipped before matching.
     bias: Vec<u64>,
-    /// `keys.len()` matches per case, case after case.
+    /// Per key, its width, when the keys are matched joined: several keys
+    /// of at most 64 bits in all and no ranges, each case one match on the
+    /// biased keys side by side in one word, the first key highest.
+    joined: Option<Vec<u32>>,
+    /// `keys.len()` matches per case, case after case (one per case when
+    /// joined).
     matches: Vec<WordMatch>,
     /// Each case's next state.
     nexts: Vec<u32>,
@@ -130,6 +135,24 @@ impl WordMatch {
     #[inline]
     fn matches(&self, k: u64) -> bool {
         k & self.mask == self.value && self.lo <= k && k <= self.hi
+    }
+
+    /// One key's matches of a case (none a range) as one match on the
+    /// keys joined, the first highest; the keys have `widths` bits, at
+    /// most 64 in all.
+    fn joined(case: &[WordMatch], widths: &[u32]) -> WordMatch {
+        let (mut value, mut mask) = (0u64, 0u64);
+        for (m, w) in case.iter().zip(widths) {
+            let low = low_bits(*w);
+            value = (value << w) | (m.value & low);
+            mask = (mask << w) | (m.mask & low);
+        }
+        WordMatch {
+            value,
+            mask,
+            lo: 0,
+            hi: u64::MAX,
+        }
     }
 
     /// `m` on a key of `width` bits biased by `bias`; `None` for a value set.
@@ -203,9 +226,22 @@ impl WordSelect {
                 matches.push(WordMatch::of(m, *width, *b)?);
             }
         }
+        let widths: Vec<u32> = shapes.iter().map(|(w, _)| *w).collect();
+        let joinable = keys.len() > 1
+            && widths.iter().all(|w| (1..64).contains(w))
+            && widths.iter().sum::<u32>() <= 64
+            && matches.iter().all(|m| m.lo == 0 && m.hi == u64::MAX);
+        let joined = joinable.then(|| {
+            matches = matches
+                .chunks_exact(keys.len())
+                .map(|case| WordMatch::joined(case, &widths))
+                .collect();
+            widths
+        });
         Some(WordSelect {
             keys,
             bias,
+            joined,
             matches,
             nexts: cases.iter().map(|c| c.next).collect(),
         })
@@ -214,10 +250,19 @@ impl WordSelect {
     /// The next state of the first case that matches, if any.
     #[inline]
     pub fn choose(&self, env: &Env<'_>) -> Option<u32> {
-        if let ([key], [bias]) = (self.keys.as_slice(), self.bias.as_slice()) {
-            let k = key.pattern(env) ^ bias;
+        let one = |k: u64| {
             let i = self.matches.iter().position(|m| m.matches(k))?;
-            return self.nexts.get(i).copied();
+            self.nexts.get(i).copied()
+        };
+        if let ([key], [bias]) = (self.keys.as_slice(), self.bias.as_slice()) {
+            return one(key.pattern(env) ^ bias);
+        }
+        if let Some(widths) = &self.joined {
+            let mut k = 0u64;
+            for ((key, bias), w) in self.keys.iter().zip(&self.bias).zip(widths) {
+                k = (k << w) | ((key.pattern(env) ^ bias) & low_bits(*w));
+            }
+            return one(k);
         }
         let mut values = [0u64; MAX_WORD_KEYS];
         for ((v, key), bias) in values.iter_mut().zip(&self.keys).zip(&self.bias) {
@@ -394,7 +439,9 @@ fn join(a: &Op, b: &Op) -> Option<Op> {
                 value: (vh & low_bits(hi.width())) << lo.width() | (vl & low_bits(lo.width())),
             })
         }
-        (Op::MoveWord { dst: d1, src: s1 }, Op::MoveWord { dst: d2, src: s2 }) => {
+        (Op::MoveWord { dst: d1, src: s1 }, Op::MoveWord { dst: d2, src: s2 })
+            if d1.width() == s1.width() && d2.width() == s2.width() =>
+        {
             let (dst, src) = (joined(d1, d2)?, joined(s1, s2)?);
             let w = dst.width();
             let apart = dst.bit() + w <= src.bit() || src.bit() + w <= dst.bit();

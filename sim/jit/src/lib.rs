@@ -5,10 +5,12 @@
 //! A [`Block`] holds its ops and, when any of them compiles, the code. The
 //! code works on the packet arena directly for the ops it compiles (word
 //! stores and moves, stores of narrow expressions, `setValid` and
-//! `setInvalid`, copies and clears, specialised tests, branches, blocks, action calls and the
-//! actions of table applies, `exit` and `return`); every other op is a
-//! call into the interpreter for that op alone, counted in
-//! [`Coverage::interpreted`]. Every arena access the code makes is checked
+//! `setInvalid`, copies and clears, specialised tests, branches, blocks,
+//! action calls, the key reads and actions of table applies, `exit` and
+//! `return`); extern calls are direct calls into the architecture's
+//! handler, their first argument computed by the code when it is an
+//! unsigned word; every other op is a call into the interpreter for that
+//! op alone, counted in [`Coverage::interpreted`]. Every arena access the code makes is checked
 //! against the arena's size when the block is compiled, and the block
 //! runs compiled only over an arena of that size: no packet can make it
 //! touch memory outside the arena.

@@ -211,6 +211,8 @@ fn leaf_op() -> BoxedStrategy<Op> {
     prop_oneof![
         4 => (field(), konst()).prop_map(|(dst, value)| Op::SetWord { dst, value }),
         3 => field_pair().prop_map(|(dst, src)| Op::MoveWord { dst, src }),
+        // A cast: fields of two widths.
+        1 => (field(), field()).prop_map(|(dst, src)| Op::MoveWord { dst, src }),
         2 => (field_pair(), konst()).prop_map(|((dst, src), k)| Op::AddWord { dst, src, k }),
         3 => (0u32..(ARENA as u32 * 8), word()).prop_map(|(bit, (value, _, _))| Op::StoreWord { bit, value }),
         2 => (0u32..(ARENA as u32 - 8), 0u32..8, 1u32..8, any::<bool>()).prop_map(|(byte, valid_byte, wire_bytes, valid)| Op::SetValidity {

@@ -70,7 +70,9 @@ pub enum Op {
         dst: FieldWord,
         value: u64,
     },
-    /// [`Op::Store`] of a field at a fixed place to another of the same width.
+    /// [`Op::Store`] of a field at a fixed place to another: of the same
+    /// width, or a cast that truncates or zero-extends it (`src` read as
+    /// unsigned, `dst` keeping its low bits).
     MoveWord {
         dst: FieldWord,
         src: FieldWord,

@@ -535,7 +535,9 @@ fn store(place: Box<Place>, value: Node) -> Op {
                 dst: FieldWord::new(bit, width),
                 src: FieldWord::new(src, width),
             },
-            n => add_word(bit, &n).unwrap_or(Op::StoreWord { bit, value: n }),
+            n => cast_move(bit, &n)
+                .or_else(|| add_word(bit, &n))
+                .unwrap_or(Op::StoreWord { bit, value: n }),
         },
         // Zero initialisers are constants outside `Narrow`.
         Node::Const(k) if k.width() <= crate::value::SMALL_MAX_WIDTH => Op::SetWord {
@@ -555,6 +557,30 @@ fn store(place: Box<Place>, value: Node) -> Op {
         }
         value => Op::Store { place, value },
     }
+}
+
+/// `dst = (bit<W>) src` for a field `src` at a fixed place, when the cast
+/// keeps the field's low bits or zero-extends it, as [`Op::MoveWord`].
+fn cast_move(bit: u32, n: &Node) -> Option<Op> {
+    let Node::Cast {
+        to_width, inner, ..
+    } = n
+    else {
+        return None;
+    };
+    let Node::LoadFixed {
+        bit: src,
+        width,
+        signed,
+    } = **inner
+    else {
+        return None;
+    };
+    let widths = (1..=64).contains(&width) && (1..=64).contains(to_width);
+    (widths && (*to_width <= width || !signed)).then(|| Op::MoveWord {
+        dst: FieldWord::new(bit, *to_width),
+        src: FieldWord::new(src, width),
+    })
 }
 
 /// `dst = src + k` or `dst = src - k` for a field `src` at a fixed place

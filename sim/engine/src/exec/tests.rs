@@ -632,6 +632,34 @@ mod specialised {
                 let op = same_as_generic(store(konst(w, signed, 0)), &a)?;
                 prop_assert!(matches!(op, Op::SetWord { .. }), "{op:?}");
             }
+            // Casts to every width: a move when they truncate or
+            // zero-extend, an expression when they sign-extend.
+            for to_width in [1, w / 2 + 1, w, 64] {
+                for to_signed in [false, true] {
+                    let cast = Node::Cast { to_width, to_signed, inner: Box::new(load(src, w, signed)) };
+                    let op = same_as_generic(store(narrow(cast)), &a)?;
+                    let moves = to_width <= w || !signed;
+                    prop_assert_eq!(matches!(op, Op::MoveWord { .. }), moves, "{:?}", op);
+                }
+            }
+        }
+
+        /// A wide field stored to a wide place, whole bytes on byte
+        /// boundaries: a copy; anything else stays a store.
+        #[test]
+        fn wide_field_stores_match_the_generic_store(
+            a in arena(),
+            bytes in 9u32..=16,
+            dst in 0u32..(ARENA as u32 - 16),
+            src in 0u32..(ARENA as u32 - 16),
+            skew in 0u32..3,
+        ) {
+            let store = Op::Store {
+                place: Box::new(fixed(dst * 8)),
+                value: load(src * 8 + skew, bytes * 8, false),
+            };
+            let op = same_as_generic(store, &a)?;
+            prop_assert_eq!(matches!(op, Op::Copy { .. }), skew == 0, "{:?}", op);
         }
 
         /// `if` on validity, on a field, on its negation and on a field

@@ -528,12 +528,24 @@ fn shape() -> impl Strategy<Value = (u32, bool)> {
     (prop_oneof![1u32..=8, 1u32..=64], any::<bool>())
 }
 
+/// A key's match of a kind other than a range.
+fn key_match_without_range(shape: (u32, bool)) -> impl Strategy<Value = KeyMatch> {
+    key_match(shape).prop_filter("a range", |m| !matches!(m, KeyMatch::Range { .. }))
+}
+
 /// Shapes, cases over them, and key values (some near zero and -1).
 fn select() -> impl Strategy<Value = (Vec<(u32, bool)>, Vec<Case>, Vec<u64>)> {
-    prop::collection::vec(shape(), 1..=3).prop_flat_map(|shapes| {
+    select_of(key_match)
+}
+
+/// [`select`] with each key's matches drawn by `matches`.
+fn select_of<M: Strategy<Value = KeyMatch> + 'static>(
+    matches: fn((u32, bool)) -> M,
+) -> impl Strategy<Value = (Vec<(u32, bool)>, Vec<Case>, Vec<u64>)> {
+    prop::collection::vec(shape(), 1..=3).prop_flat_map(move |shapes| {
         let case = shapes
             .iter()
-            .map(|s| key_match(*s))
+            .map(|s| matches(*s))
             .collect::<Vec<_>>()
             .prop_map(|keys| case(keys, 0));
         let value = prop_oneof![(0u64..4).prop_map(|v| v.wrapping_sub(2)), any::<u64>()];
@@ -551,6 +563,26 @@ proptest! {
         for (i, c) in cases.iter_mut().enumerate() {
             c.next = i as u32;
         }
+        let (words, bits) = choose_both(&shapes, &cases, &values);
+        prop_assert_eq!(words, bits);
+    }
+
+    /// Several keys of at most 64 bits in all, and no ranges: matched
+    /// joined in one word.
+    #[test]
+    fn joined_word_select_agrees_with_bits_select(
+        (shapes, mut cases, values) in select_of(key_match_without_range)
+            .prop_filter("keys to join", |(s, ..)| {
+                s.len() > 1 && s.iter().map(|(w, _)| w).sum::<u32>() <= 64
+                    && s.iter().all(|(w, _)| *w < 64)
+            })
+    ) {
+        for (i, c) in cases.iter_mut().enumerate() {
+            c.next = i as u32;
+        }
+        let keys: Vec<Node> = shapes.iter().enumerate().map(|(i, s)| key_node(i, *s)).collect();
+        let select = WordSelect::of(&keys, &shapes, &cases).expect("a word select");
+        prop_assert!(select.joined.is_some());
         let (words, bits) = choose_both(&shapes, &cases, &values);
         prop_assert_eq!(words, bits);
     }

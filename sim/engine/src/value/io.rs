@@ -273,6 +273,9 @@ fn read_field(words: &mut [u64], buf: &[u8], off: usize, width: u32) {
 
 /// Writes the low `width` bits of `words` as the field at `off`.
 fn write_field(words: &[u64], buf: &mut [u8], off: usize, width: u32) {
+    if off.is_multiple_of(8) && width.is_multiple_of(8) {
+        return write_field_bytes(words, buf, off / 8, width / 8);
+    }
     let end = off + width as usize;
     for (k, &w) in words.iter().enumerate() {
         let done = 64 * k as u32;
@@ -281,6 +284,27 @@ fn write_field(words: &[u64], buf: &mut [u8], off: usize, width: u32) {
         }
         let cw = (width - done).min(64);
         write_chunk(buf, end - done as usize - cw as usize, cw, w);
+    }
+}
+
+/// [`write_field`] of `bytes` whole bytes from byte `at` (inside `buf`):
+/// each word's big-endian bytes stored, a whole word with one store.
+fn write_field_bytes(words: &[u64], buf: &mut [u8], at: usize, bytes: u32) {
+    let mut end = at + bytes as usize;
+    for (k, &w) in words.iter().enumerate() {
+        let done = 8 * k as u32;
+        if done >= bytes {
+            break;
+        }
+        let n = (bytes - done).min(8) as usize;
+        end -= n;
+        let Some(dst) = buf.get_mut(end..end + n) else {
+            return;
+        };
+        match dst.first_chunk_mut::<8>() {
+            Some(chunk) => *chunk = w.to_be_bytes(),
+            None => dst.copy_from_slice(&w.to_be_bytes()[8 - n..]),
+        }
     }
 }
 
