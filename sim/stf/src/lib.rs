@@ -49,6 +49,7 @@
 //! ```
 
 mod ast;
+pub mod entries;
 mod error;
 mod lexer;
 mod number;

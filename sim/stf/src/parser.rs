@@ -53,9 +53,7 @@ pub(crate) fn parse_text(text: &str) -> (Vec<Located<Command>>, Vec<StfError>) {
     let mut chars = Vec::new();
     for (i, raw) in text.split('\n').enumerate() {
         let line = i + 1;
-        chars.clear();
-        chars.extend(raw.chars());
-        match parse_line(&chars) {
+        match parse_raw_line(raw, &mut chars) {
             Ok(None) => {}
             Ok(Some((column, item))) => commands.push(Located { line, column, item }),
             Err(d) => errors.push(StfError {
@@ -66,6 +64,18 @@ pub(crate) fn parse_text(text: &str) -> (Vec<Located<Command>>, Vec<StfError>) {
         }
     }
     (commands, errors)
+}
+
+/// Parses one line of text (without its `\n`), with `chars` as scratch
+/// space: `None` for a blank or comment line, else the keyword's column
+/// and the command.
+pub(crate) fn parse_raw_line(
+    raw: &str,
+    chars: &mut Vec<char>,
+) -> PResult<Option<(usize, Command)>> {
+    chars.clear();
+    chars.extend(raw.chars());
+    parse_line(chars)
 }
 
 /// Parses one line: `None` for a blank or comment line.

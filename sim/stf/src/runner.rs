@@ -9,7 +9,7 @@
 
 use crate::{ActionCall, Command, KeyMatch, Pattern, Stf};
 use janus_engine::meter::Rate;
-use janus_engine::pipeline::KeyInfo;
+use janus_engine::pipeline::{ActionInfo, KeyInfo, TableInfo};
 use janus_engine::table::{Entry, FieldMatch, MatchKind};
 use janus_engine::target::{MirrorTarget, Target};
 use janus_engine::value::Bits;
@@ -114,21 +114,26 @@ pub fn run(sw: &mut dyn Target, stf: &Stf) -> Result<Report, CommandError> {
 /// `janus sim run`. Packet, expect and check lines are errors here.
 pub fn configure(sw: &mut dyn Target, stf: &Stf) -> Result<(), CommandError> {
     for cmd in &stf.commands {
-        let result = match &cmd.item {
-            Command::Packet { .. } | Command::Expect { .. } | Command::CheckCounter { .. } => {
-                Err(format!(
-                    "`{}` is a test command; an entries file holds control-plane commands only",
-                    cmd.item.keyword()
-                ))
-            }
-            other => configure_one(sw, other),
-        };
-        result.map_err(|message| CommandError {
+        configure_command(sw, &cmd.item).map_err(|message| CommandError {
             line: cmd.line,
             message,
         })?;
     }
     Ok(())
+}
+
+/// One command of an entries file: a control-plane command, carried out;
+/// a test command (`packet`, `expect`, `check_counter`) is an error.
+pub(crate) fn configure_command(sw: &mut dyn Target, cmd: &Command) -> Result<(), String> {
+    match cmd {
+        Command::Packet { .. } | Command::Expect { .. } | Command::CheckCounter { .. } => {
+            Err(format!(
+                "`{}` is a test command; an entries file holds control-plane commands only",
+                cmd.keyword()
+            ))
+        }
+        other => configure_one(sw, other),
+    }
 }
 
 /// One control-plane command; anything else is reported as unsupported.
@@ -143,28 +148,7 @@ fn configure_one(sw: &mut dyn Target, cmd: &Command) -> Result<(), String> {
         } => {
             let slot = find_table(sw, table)?;
             let entry = build_entry(sw, slot, priority.unwrap_or(0), keys, action)?;
-            // bmv2 makes a table immutable once it has loaded the program's
-            // entries, const or not (IMMUTABLE_TABLE_ENTRIES): the add is
-            // refused and the reference driver goes on.
-            if sw.tables()[slot].entries_fixed {
-                tracing::warn!(table = %table, "program entries: entry not added");
-                return Ok(());
-            }
-            let state = sw
-                .table_mut(slot)
-                .ok_or_else(|| format!("no table `{table}`"))?;
-            // A full table, or one that has an entry with this key, refuses
-            // the entry and the test goes on, as with bmv2 (TABLE_FULL and
-            // DUPLICATE_ENTRY are not fatal to the reference driver).
-            match state.insert(entry) {
-                Err(janus_engine::table::TableError::Full(size)) => {
-                    tracing::warn!(table = %table, size, "table full: entry not added");
-                }
-                Err(janus_engine::table::TableError::Duplicate) => {
-                    tracing::warn!(table = %table, "duplicate key: entry not added");
-                }
-                other => other.map_err(|e| format!("cannot add to `{table}`: {e}"))?,
-            }
+            add_entry(sw, slot, table, entry)?;
         }
         Command::SetDefault { table, action } => {
             let slot = find_table(sw, table)?;
@@ -239,6 +223,36 @@ fn configure_one(sw: &mut dyn Target, cmd: &Command) -> Result<(), String> {
 }
 
 /// Committed and peak rate from an STF rate list (one rate: both).
+/// Adds `entry` to the table in `slot` (`table` as written, for the log).
+/// As with bmv2, a table the program gave entries is immutable
+/// (IMMUTABLE_TABLE_ENTRIES), and a full table or a duplicate key refuses
+/// the entry (TABLE_FULL, DUPLICATE_ENTRY): none of these is fatal to the
+/// reference driver, which goes on.
+pub(crate) fn add_entry(
+    sw: &mut dyn Target,
+    slot: usize,
+    table: &str,
+    entry: Entry,
+) -> Result<(), String> {
+    if sw.tables()[slot].entries_fixed {
+        tracing::warn!(table = %table, "program entries: entry not added");
+        return Ok(());
+    }
+    let state = sw
+        .table_mut(slot)
+        .ok_or_else(|| format!("no table `{table}`"))?;
+    match state.insert(entry) {
+        Err(janus_engine::table::TableError::Full(size)) => {
+            tracing::warn!(table = %table, size, "table full: entry not added");
+        }
+        Err(janus_engine::table::TableError::Duplicate) => {
+            tracing::warn!(table = %table, "duplicate key: entry not added");
+        }
+        other => other.map_err(|e| format!("cannot add to `{table}`: {e}"))?,
+    }
+    Ok(())
+}
+
 fn two_rates(rates: &[crate::MeterRate]) -> Result<(Rate, Rate), String> {
     let conv = |r: &crate::MeterRate| Rate {
         per_us: r.rate,
@@ -374,7 +388,7 @@ fn counter_name<'a>(sw: &'a dyn Target, name: &str) -> Option<&'a str> {
     Some(names[i])
 }
 
-fn find_table(sw: &dyn Target, name: &str) -> Result<usize, String> {
+pub(crate) fn find_table(sw: &dyn Target, name: &str) -> Result<usize, String> {
     find(
         sw.tables()
             .iter()
@@ -385,45 +399,120 @@ fn find_table(sw: &dyn Target, name: &str) -> Result<usize, String> {
     )
 }
 
+/// The index in the table's action list of the action `name` finds.
+pub(crate) fn find_action(info: &TableInfo, name: &str) -> Result<usize, String> {
+    find(
+        info.actions
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (i, a.name.as_str())),
+        name,
+        "action",
+    )
+}
+
+/// Which of the written arguments (`written`, in the order written) sets
+/// the parameter `param` of `action`.
+pub(crate) fn arg_source<'a>(
+    action: &str,
+    mut written: impl Iterator<Item = &'a str>,
+    param: &str,
+) -> Result<usize, String> {
+    written
+        .position(|a| a == param)
+        .ok_or_else(|| format!("action `{action}` needs an argument `{param}`"))
+}
+
+/// The first written argument that names none of the action's parameters,
+/// as an error.
+pub(crate) fn extra_arg<'a>(
+    action: &str,
+    info: &ActionInfo,
+    mut written: impl Iterator<Item = &'a str>,
+) -> Result<(), String> {
+    match written.find(|a| !info.params.iter().any(|(n, _)| n == a)) {
+        Some(extra) => Err(format!("action `{action}` has no parameter `{extra}`")),
+        None => Ok(()),
+    }
+}
+
 fn build_action(
     sw: &dyn Target,
     slot: usize,
     call: &ActionCall,
 ) -> Result<(usize, Vec<Bits>), String> {
     let info = &sw.tables()[slot];
-    let index = find(
-        info.actions
-            .iter()
-            .enumerate()
-            .map(|(i, a)| (i, a.name.as_str())),
-        &call.name,
-        "action",
-    )?;
+    let index = find_action(info, &call.name)?;
     let action = &info.actions[index];
+    let names = || call.args.iter().map(|a| a.name.as_str());
     let mut args = Vec::with_capacity(action.params.len());
     for (name, width) in &action.params {
-        let arg = call
-            .args
-            .iter()
-            .find(|a| &a.name == name)
-            .ok_or_else(|| format!("action `{}` needs an argument `{name}`", call.name))?;
+        let arg = &call.args[arg_source(&call.name, names(), name)?];
         let bytes = arg
             .value
             .to_be_bytes(*width)
             .map_err(|e| format!("argument `{name}`: {e}"))?;
         args.push(Bits::from_be_bytes(*width, false, &bytes));
     }
-    if let Some(extra) = call
-        .args
-        .iter()
-        .find(|a| !action.params.iter().any(|(n, _)| *n == a.name))
-    {
-        return Err(format!(
-            "action `{}` has no parameter `{}`",
-            call.name, extra.name
-        ));
-    }
+    extra_arg(&call.name, action, names())?;
     Ok((index, args))
+}
+
+/// For each of the table's keys, the written key that sets it (an index
+/// into `written`, the fields as [`key_name`] spells them): the first that
+/// names it exactly, else the first that names it by a suffix; `None`
+/// leaves the key unwritten ([`unwritten`]).
+pub(crate) fn key_sources<'a>(
+    info: &TableInfo,
+    written: impl Iterator<Item = &'a str> + Clone,
+) -> impl Iterator<Item = Option<usize>> {
+    info.keys.iter().map(move |k| {
+        written
+            .clone()
+            .position(|w| names(key_is, w, k))
+            .or_else(|| written.clone().position(|w| names(key_ends, w, k)))
+    })
+}
+
+/// The first written key (as [`key_name`] spells it) that names none of
+/// the table's keys: its index in `written`.
+pub(crate) fn unknown_key<'a>(
+    info: &TableInfo,
+    mut written: impl Iterator<Item = &'a str>,
+) -> Option<usize> {
+    written.position(|w| {
+        !info
+            .keys
+            .iter()
+            .any(|k| names(key_is, w, k) || names(key_ends, w, k))
+    })
+}
+
+/// What a key the entry does not write matches: everything (a zero
+/// exact value, as the reference driver fills it in).
+pub(crate) fn unwritten(kind: MatchKind, w: u32) -> FieldMatch {
+    match kind {
+        MatchKind::Exact => FieldMatch::Exact(Bits::zero(w, false)),
+        MatchKind::Ternary => FieldMatch::Ternary {
+            value: Bits::zero(w, false),
+            mask: Bits::zero(w, false),
+        },
+        MatchKind::Lpm => FieldMatch::Lpm {
+            value: Bits::zero(w, false),
+            len: 0,
+        },
+        MatchKind::Optional => FieldMatch::Optional(None),
+        MatchKind::Range => FieldMatch::Range {
+            lo: Bits::zero(w, false),
+            hi: Bits::zero(w, false).not(),
+        },
+    }
+}
+
+/// The match kind of a key, if STF can write it.
+pub(crate) fn key_kind(k: &KeyInfo) -> Result<MatchKind, String> {
+    MatchKind::from_p4(&k.match_kind)
+        .ok_or_else(|| format!("match kind `{}` cannot be written in STF", k.match_kind))
 }
 
 fn build_entry(
@@ -434,48 +523,32 @@ fn build_entry(
     action: &ActionCall,
 ) -> Result<Entry, String> {
     let info = &sw.tables()[slot];
+    let written: Vec<String> = keys.iter().map(|m| key_name(&m.field)).collect();
+    let names = || written.iter().map(String::as_str);
     let mut fields = Vec::with_capacity(info.keys.len());
-    for k in &info.keys {
+    for (k, source) in info.keys.iter().zip(key_sources(info, names())) {
         let w = k.width;
-        let written = keys
-            .iter()
-            .find(|m| names(key_is, &key_name(&m.field), k))
-            .or_else(|| {
-                keys.iter()
-                    .find(|m| names(key_ends, &key_name(&m.field), k))
-            });
-        let kind = MatchKind::from_p4(&k.match_kind)
-            .ok_or_else(|| format!("match kind `{}` cannot be written in STF", k.match_kind))?;
+        let kind = key_kind(k)?;
         let bits = |bytes: &[u8]| Bits::from_be_bytes(w, false, bytes);
-        fields.push(match (kind, written) {
-            (MatchKind::Exact, None) => FieldMatch::Exact(Bits::zero(w, false)),
-            (MatchKind::Ternary, None) => FieldMatch::Ternary {
-                value: Bits::zero(w, false),
-                mask: Bits::zero(w, false),
-            },
-            (MatchKind::Lpm, None) => FieldMatch::Lpm {
-                value: Bits::zero(w, false),
-                len: 0,
-            },
-            (MatchKind::Optional, None) => FieldMatch::Optional(None),
-            (MatchKind::Range, None) => FieldMatch::Range {
-                lo: Bits::zero(w, false),
-                hi: Bits::zero(w, false).not(),
-            },
-            (MatchKind::Exact, Some(m)) => FieldMatch::Exact(bits(
+        let Some(m) = source.map(|i| &keys[i]) else {
+            fields.push(unwritten(kind, w));
+            continue;
+        };
+        fields.push(match kind {
+            MatchKind::Exact => FieldMatch::Exact(bits(
                 &m.value
                     .exact(w)
                     .map_err(|e| format!("key `{}`: {e}", m.field))?,
             )),
             // An optional key is a value, or all `*` digits for "any".
-            (MatchKind::Optional, Some(m)) => match m.value.exact(w) {
+            MatchKind::Optional => match m.value.exact(w) {
                 Ok(v) => FieldMatch::Optional(Some(bits(&v))),
                 Err(e) => match m.value.ternary(w) {
                     Ok(t) if bits(&t.mask).is_zero() => FieldMatch::Optional(None),
                     _ => return Err(format!("key `{}`: {e}", m.field)),
                 },
             },
-            (MatchKind::Ternary, Some(m)) => {
+            MatchKind::Ternary => {
                 let t = m
                     .value
                     .ternary(w)
@@ -485,7 +558,7 @@ fn build_entry(
                     mask: bits(&t.mask),
                 }
             }
-            (MatchKind::Lpm, Some(m)) => {
+            MatchKind::Lpm => {
                 let l = m
                     .value
                     .lpm(w)
@@ -497,7 +570,7 @@ fn build_entry(
             }
             // `f:lo->hi` (simple_switch_CLI's range), or one value `v`
             // for `v->v`.
-            (MatchKind::Range, Some(m)) => {
+            MatchKind::Range => {
                 let (lo, hi) = m
                     .value
                     .range(w)
@@ -509,15 +582,11 @@ fn build_entry(
             }
         });
     }
-    for m in keys {
-        let name = key_name(&m.field);
-        if !info
-            .keys
-            .iter()
-            .any(|k| names(key_is, &name, k) || names(key_ends, &name, k))
-        {
-            return Err(format!("table `{}` has no key `{}`", info.name, m.field));
-        }
+    if let Some(i) = unknown_key(info, names()) {
+        return Err(format!(
+            "table `{}` has no key `{}`",
+            info.name, keys[i].field
+        ));
     }
     let (index, args) = build_action(sw, slot, action)?;
     let priority = i64::try_from(priority).map_err(|_| "priority too large".to_string())?;

@@ -74,23 +74,23 @@ pub fn run(config: &RunConfig) -> Result<RunSummary, String> {
     // One pipeline loads (the program's errors first, then the entries')
     // before the inputs are read; workers load on their own threads, from
     // entries read here.
-    let (mut sw, entries) = if config.workers <= 1 {
+    let (mut pipeline, entries) = if config.workers <= 1 {
         let mut sw = super::sim::load_switch(&config.program, &config.options)?;
         if let Some(path) = &config.entries {
-            configure(sw.as_mut(), path, &super::sim::read_stf(path)?)?;
+            configure(sw.as_mut(), path, &read_entries(path)?)?;
         }
         (Some(sw), None)
     } else {
         let entries = match &config.entries {
-            Some(path) => Some((path, super::sim::read_stf(path)?)),
+            Some(path) => Some((path, read_entries(path)?)),
             None => None,
         };
         (None, entries)
     };
     let load = || -> Result<Box<dyn janus_engine::target::Target>, String> {
         let mut sw = super::sim::load_switch(&config.program, &config.options)?;
-        if let Some((path, stf)) = &entries {
-            configure(sw.as_mut(), path, stf)?;
+        if let Some((path, text)) = &entries {
+            configure(sw.as_mut(), path, text)?;
         }
         Ok(sw)
     };
@@ -106,7 +106,7 @@ pub fn run(config: &RunConfig) -> Result<RunSummary, String> {
         .map_err(|e| format!("cannot create {}: {e}", config.out_dir.display()))?;
     let mut writers: BTreeMap<u32, (Writer<BufWriter<File>>, usize, PathBuf)> = BTreeMap::new();
     let mut dropped = 0;
-    let Some(sw) = sw.as_mut() else {
+    let Some(sw) = pipeline.as_mut() else {
         let packets: Vec<(u32, &[u8])> = arrivals.iter().map(|a| (a.port, a.data)).collect();
         let mut answered = vec![false; arrivals.len()];
         workers::run(config.workers, &packets, &load, &mut |p, port, bytes| {
@@ -138,16 +138,38 @@ pub fn run(config: &RunConfig) -> Result<RunSummary, String> {
             dropped += 1;
         }
     }
+    // `janus sim run` exits after one run, so the pipeline is left to the
+    // process's end: freeing a big table entry by entry costs about a
+    // tenth of loading it.
+    std::mem::forget(pipeline);
     finish(writers, arrivals.len(), dropped, truncated_in)
 }
 
-/// Runs the entries file's commands on the pipeline.
+fn read_entries(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// Runs the entries file's commands on the pipeline as they are read
+/// (`janus_stf::entries`): the file is never held parsed whole.
 fn configure(
     sw: &mut dyn janus_engine::target::Target,
     path: &Path,
-    stf: &janus_stf::Stf,
+    text: &str,
 ) -> Result<(), String> {
-    janus_stf::runner::configure(sw, stf).map_err(|e| format!("{}: {e}", path.display()))
+    let loaded = janus_stf::entries::configure_text(sw, text).map_err(|e| match e {
+        janus_stf::entries::LoadError::Parse(errors) => errors
+            .iter()
+            .map(|e| format!("{}: {e}", path.display()))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        janus_stf::entries::LoadError::Command(e) => format!("{}: {e}", path.display()),
+    })?;
+    tracing::debug!(
+        commands = loaded.commands,
+        quick = loaded.quick,
+        "entries loaded"
+    );
+    Ok(())
 }
 
 /// Closes the output files; the summary.
