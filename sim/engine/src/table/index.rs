@@ -570,6 +570,18 @@ impl TableState {
     /// Whether entry `i` of a group with `masks` matches `key`: every key
     /// field under its mask equals the entry's masked value.
     fn matches_masked(&self, i: u32, key: &[Bits], masks: &[Bits]) -> bool {
+        if self.narrow {
+            let n = self.keys.len();
+            let Some(masked) = self.masked_words.get(i as usize * n..(i as usize + 1) * n) else {
+                return false;
+            };
+            return key.len() == n
+                && key
+                    .iter()
+                    .zip(masks)
+                    .zip(masked)
+                    .all(|((k, m), v)| k.as_u64_truncated() & m.as_u64_truncated() == *v);
+        }
         let masked = &self.masked[i as usize];
         key.len() == masked.len()
             && key.iter().zip(masks).zip(masked).all(|((k, m), v)| {

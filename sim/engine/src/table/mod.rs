@@ -116,7 +116,7 @@ pub struct TableState {
     /// timeouts (`support_timeout = true`).
     pub idle_timeout: bool,
     /// The last hit of each entry (microseconds on the pipeline's clock;
-    /// 0: not hit since it was added).
+    /// 0: not hit since it was added); kept only with `idle_timeout`.
     last_hit: Vec<std::cell::Cell<u64>>,
     /// The action profile or selector the table's entries may point into
     /// (a slot of [`crate::env::Env::profiles`]), for tables with an
@@ -132,7 +132,7 @@ pub struct TableState {
     /// only by a new table): while false, every target is `None`.
     indirect: bool,
     /// Hits of each entry, by entry index (kept while the table is shared
-    /// read-only with a running packet).
+    /// read-only with a running packet); kept only with `direct_counter`.
     counts: Vec<std::cell::Cell<(u64, u64)>>,
     pub max_size: usize,
     /// The action (index in the table's list) and control-plane arguments
@@ -140,7 +140,9 @@ pub struct TableState {
     pub default: Option<(usize, Vec<Bits>)>,
     entries: Vec<Option<Entry>>,
     /// Each entry's key values under its masks (empty for entries with a
-    /// range), compared word by word when a lookup probes its group.
+    /// range, and for every entry of a narrow table, which compares
+    /// `masked_words` instead), compared word by word when a lookup probes
+    /// its group.
     masked: Vec<Vec<Bits>>,
     /// Whether every key field has 1 to 64 bits: the table then keeps the
     /// word forms below and answers [`TableState::lookup_words`].
@@ -161,9 +163,12 @@ pub struct TableState {
     /// that is not a `_` (or one [`FieldTest::ALWAYS`] when all are), the
     /// most selective first, entry after entry, in the order of `ranges`.
     range_tests: Vec<FieldTest>,
-    /// Hash of an entry's key (and priority) -> entry indexes, so that
+    /// Hash of an entry's key (and priority) -> an entry index, so that
     /// insert, modify and remove find an entry without a scan.
-    by_key: HashMap<u64, Vec<u32>, PreHashed>,
+    by_key: HashMap<u64, u32, PreHashed>,
+    /// The further entries of the hashes in `by_key` that several entries
+    /// share (hash collisions).
+    by_key_more: HashMap<u64, Vec<u32>, PreHashed>,
     /// Slots of removed entries, reused by later inserts.
     free: Vec<u32>,
     /// Number of entries.
@@ -196,6 +201,7 @@ impl TableState {
             targets: Vec::new(),
             indirect: false,
             by_key: HashMap::default(),
+            by_key_more: HashMap::default(),
             free: Vec::new(),
             live: 0,
             uses_priority,
@@ -417,29 +423,38 @@ impl TableState {
         } else {
             Vec::new()
         };
+        // Narrow tables match on `masked_words` alone.
+        let kept = if self.narrow {
+            Vec::new()
+        } else {
+            masked.clone()
+        };
         let idx = match self.free.pop() {
             Some(idx) => {
                 self.entries[idx as usize] = Some(e);
-                self.masked[idx as usize] = masked.clone();
+                self.masked[idx as usize] = kept;
                 self.targets[idx as usize] = None;
-                self.last_hit[idx as usize] = Default::default();
-                self.counts[idx as usize] = Default::default();
                 self.order[idx as usize] = order;
                 idx
             }
             None => {
                 self.entries.push(Some(e));
-                self.masked.push(masked.clone());
+                self.masked.push(kept);
                 self.targets.push(None);
-                self.last_hit.push(Default::default());
-                self.counts.push(Default::default());
                 self.order.push(order);
                 (self.entries.len() - 1) as u32
             }
         };
+        self.reset_stats(idx);
         self.live += 1;
         self.store_masked_words(idx, &masked);
-        self.by_key.entry(key_hash).or_default().push(idx);
+        if let Some(&other) = self.by_key.get(&key_hash)
+            && other != idx
+        {
+            self.by_key_more.entry(key_hash).or_default().push(idx);
+        } else {
+            self.by_key.insert(key_hash, idx);
+        }
         if has_range {
             self.add_range(idx, tests);
             return Ok(idx);
@@ -599,12 +614,22 @@ impl TableState {
 
     /// The index of the entry with exactly this key (and priority).
     fn find(&self, key: &[FieldMatch], priority: i64) -> Option<usize> {
-        let bucket = self.by_key.get(&self.key_hash(key, priority))?;
-        bucket.iter().map(|&i| i as usize).find(|&i| {
-            self.entries[i]
-                .as_ref()
-                .is_some_and(|e| e.key == key && (!self.uses_priority || e.priority == priority))
-        })
+        self.find_hashed(self.key_hash(key, priority), key, priority)
+    }
+
+    /// [`TableState::find`] among the entries whose identity hashes to
+    /// `hash`.
+    fn find_hashed(&self, hash: u64, key: &[FieldMatch], priority: i64) -> Option<usize> {
+        let first = *self.by_key.get(&hash)?;
+        let more = self.by_key_more.get(&hash).map_or(&[][..], Vec::as_slice);
+        std::iter::once(&first)
+            .chain(more)
+            .map(|&i| i as usize)
+            .find(|&i| {
+                self.entries[i].as_ref().is_some_and(|e| {
+                    e.key == key && (!self.uses_priority || e.priority == priority)
+                })
+            })
     }
 
     /// The identity of an entry for [`TableState::find`]: its key fields,
@@ -638,9 +663,7 @@ impl TableState {
         let idx = self.find(key, priority).ok_or(TableError::NotFound)?;
         let e = self.entries[idx].take().ok_or(TableError::NotFound)?;
         let slot = idx as u32;
-        if let Some(b) = self.by_key.get_mut(&self.key_hash(&e.key, e.priority)) {
-            b.retain(|&i| i != slot);
-        }
+        self.forget_key(self.key_hash(&e.key, e.priority), slot);
         let (mut masks, mut masked) = (Vec::new(), Vec::new());
         for (i, f) in e.key.iter().enumerate() {
             if let Ok(Some((m, v))) = self.mask_of(i, f) {
@@ -657,6 +680,26 @@ impl TableState {
         self.live -= 1;
         self.plan = self.word_plan();
         Ok(e)
+    }
+
+    /// Drops entry `slot` from the entries whose key hashes to `hash`.
+    fn forget_key(&mut self, hash: u64, slot: u32) {
+        let more = self.by_key_more.get_mut(&hash);
+        if self.by_key.get(&hash) == Some(&slot) {
+            match more.and_then(Vec::pop) {
+                Some(next) => {
+                    self.by_key.insert(hash, next);
+                }
+                None => {
+                    self.by_key.remove(&hash);
+                }
+            }
+        } else if let Some(list) = more {
+            list.retain(|&i| i != slot);
+        }
+        if self.by_key_more.get(&hash).is_some_and(Vec::is_empty) {
+            self.by_key_more.remove(&hash);
+        }
     }
 
     /// Replaces the action of the entry with this key.

@@ -3,6 +3,7 @@
 //! running packet updates them through a shared table.
 
 use super::{Entry, TableState};
+use std::cell::Cell;
 
 impl TableState {
     /// Records a hit of entry `index` by a packet of `bytes` bytes that
@@ -58,9 +59,28 @@ impl TableState {
 
     /// Every entry with its direct-counter packets and bytes.
     pub fn counted_entries(&self) -> impl Iterator<Item = (&Entry, (u64, u64))> {
-        self.entries
-            .iter()
-            .zip(&self.counts)
-            .filter_map(|(e, c)| Some((e.as_ref()?, c.get())))
+        self.entries.iter().enumerate().filter_map(|(i, e)| {
+            let counts = self.counts.get(i).map_or((0, 0), Cell::get);
+            Some((e.as_ref()?, counts))
+        })
+    }
+
+    /// Clears the statistics of entry `idx`, just added. Only a table that
+    /// counts or times hits keeps them, so the others spend no memory on
+    /// them; the vectors stay indexed by entry.
+    pub(super) fn reset_stats(&mut self, idx: u32) {
+        let i = idx as usize;
+        if self.direct_counter {
+            if self.counts.len() <= i {
+                self.counts.resize(i + 1, Cell::default());
+            }
+            self.counts[i].set((0, 0));
+        }
+        if self.idle_timeout {
+            if self.last_hit.len() <= i {
+                self.last_hit.resize(i + 1, Cell::default());
+            }
+            self.last_hit[i].set(0);
+        }
     }
 }

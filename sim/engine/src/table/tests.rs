@@ -500,3 +500,41 @@ fn range_entries_match_values_of_the_key_type_only() {
         assert_eq!(t.lookup_words(&[s(v).as_u64_truncated(), 5]), want, "{v}");
     }
 }
+
+/// Entries whose identities hash alike: each is found, and removing any
+/// of them keeps the others findable (the hash is forced here, as real
+/// collisions of the 64-bit hash are too rare to meet).
+#[test]
+fn entries_sharing_a_key_hash_stay_findable() {
+    let mut t = TableState::new(spec(&[(MatchKind::Exact, 8)]), 16);
+    for v in 1..=3 {
+        t.insert(entry(vec![FieldMatch::Exact(b(8, v))], 0, 0))
+            .unwrap();
+    }
+    let key = |v| vec![FieldMatch::Exact(b(8, v))];
+    // Put all three under one hash, as a collision would.
+    let hashes: Vec<u64> = (1..=3).map(|v| t.key_hash(&key(v), 0)).collect();
+    for h in &hashes {
+        t.by_key.remove(h);
+    }
+    let shared = hashes[0];
+    t.by_key.insert(shared, 0);
+    t.by_key_more.insert(shared, vec![1, 2]);
+    let found = |t: &TableState| {
+        (1..=3)
+            .map(|v| t.find_hashed(shared, &key(v), 0))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(found(&t), [Some(0), Some(1), Some(2)]);
+    t.entries[0] = None;
+    t.forget_key(shared, 0);
+    assert_eq!(found(&t), [None, Some(1), Some(2)]);
+    assert_eq!(t.by_key.get(&shared), Some(&2));
+    assert_eq!(t.by_key_more.get(&shared), Some(&vec![1]));
+    t.forget_key(shared, 1);
+    assert_eq!(t.by_key.get(&shared), Some(&2));
+    assert!(!t.by_key_more.contains_key(&shared));
+    assert_eq!(found(&t), [None, None, Some(2)], "1 was forgotten");
+    t.forget_key(shared, 2);
+    assert!(t.by_key.is_empty());
+}
