@@ -345,6 +345,15 @@ fn bits(w: u32, v: u128) -> Option<Bits> {
     })
 }
 
+fn hex_digit(b: u8) -> Option<u32> {
+    match b {
+        b'0'..=b'9' => Some(u32::from(b - b'0')),
+        b'a'..=b'f' => Some(u32::from(b - b'a' + 10)),
+        b'A'..=b'F' => Some(u32::from(b - b'A' + 10)),
+        _ => None,
+    }
+}
+
 fn is_space_byte(b: u8) -> bool {
     b.is_ascii() && is_space(b as char)
 }
@@ -426,7 +435,7 @@ impl Cursor<'_> {
             self.i += 2;
             let start = self.i;
             let mut v: u128 = 0;
-            while let Some(d) = self.peek().and_then(|b| (b as char).to_digit(16)) {
+            while let Some(d) = self.peek().and_then(hex_digit) {
                 if v >> 124 != 0 {
                     return None;
                 }

@@ -488,8 +488,9 @@ pub(crate) fn unknown_key<'a>(
     })
 }
 
-/// What a key the entry does not write matches: everything (a zero
-/// exact value, as the reference driver fills it in).
+/// What a key the entry does not write matches, as the reference driver
+/// fills it in: an exact key 0; a ternary, lpm, optional or range key
+/// anything.
 pub(crate) fn unwritten(kind: MatchKind, w: u32) -> FieldMatch {
     match kind {
         MatchKind::Exact => FieldMatch::Exact(Bits::zero(w, false)),
