@@ -1,6 +1,6 @@
 //! Loading an entries file (`janus sim run --entries`): its control-plane
 //! commands carried out line by line as they are read, so that the file is
-//! never held parsed whole, and `add` lines of the common shapes read by a
+//! never held whole, parsed or not, and `add` lines of the common shapes read by a
 //! quick path that allocates nothing but the entry.
 //!
 //! The quick path ([`Quick`]) reads
@@ -39,6 +39,9 @@ pub enum LoadError {
     /// out.
     #[error(transparent)]
     Command(#[from] CommandError),
+    /// The file could not be read on, or a line is not UTF-8 text.
+    #[error("line {line}: {message}")]
+    Read { line: usize, message: String },
 }
 
 /// How the lines of an entries file were read.
@@ -56,13 +59,35 @@ pub struct Loaded {
 /// command the pipeline refuses. After a line that does not parse, the
 /// rest is only parsed, so that every such line is reported.
 pub fn configure_text(sw: &mut dyn Target, text: &str) -> Result<Loaded, LoadError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    configure_reader(sw, text.as_bytes())
+}
+
+/// [`configure_text`] for text read as it is carried out: only one line
+/// is held at a time.
+pub fn configure_reader(
+    sw: &mut dyn Target,
+    mut reader: impl std::io::BufRead,
+) -> Result<Loaded, LoadError> {
     let mut quick = Quick::default();
     let mut chars = Vec::new();
     let mut bad = Vec::new();
     let mut loaded = Loaded::default();
-    for (i, raw) in text.split('\n').enumerate() {
-        let line = i + 1;
+    let mut bytes = Vec::new();
+    for line in 1.. {
+        bytes.clear();
+        let read = |message: String| LoadError::Read { line, message };
+        if reader
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| read(e.to_string()))?
+            == 0
+        {
+            break;
+        }
+        let mut raw = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+        if line == 1 {
+            raw = raw.strip_prefix("\u{feff}".as_bytes()).unwrap_or(raw);
+        }
+        let raw = std::str::from_utf8(raw).map_err(|e| read(format!("not UTF-8 text: {e}")))?;
         let fail = |message| CommandError { line, message };
         if bad.is_empty()
             && let Some(done) = quick.add(sw, raw)

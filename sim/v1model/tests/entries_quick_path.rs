@@ -241,3 +241,27 @@ fn parse_errors_are_all_reported() {
         "only line 1 was carried out"
     );
 }
+
+/// A byte-order mark on the first line and CRLF line ends are read as the
+/// STF parser reads them; a line that is not UTF-8 stops the load with its
+/// line number.
+#[test]
+fn read_lines_as_the_parser_does() {
+    let mut sw = switch();
+    let text = b"\xef\xbb\xbfadd lpm_t m.addr:0x0a000000/8 nop()\r\n\
+                 add lpm_t m.addr:0x0b000000/8 nop()\r\n\
+                 add lpm_t m.addr:0x0c000000/8 n\xffop()\n";
+    match janus_stf::entries::configure_reader(&mut sw, &text[..]) {
+        Err(janus_stf::entries::LoadError::Read { line, message }) => {
+            assert_eq!(line, 3);
+            assert!(message.contains("UTF-8"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let slot = sw
+        .tables()
+        .iter()
+        .position(|t| t.name.ends_with("lpm_t"))
+        .expect("lpm_t");
+    assert_eq!(sw.table(slot).expect("slot").len(), 2);
+}

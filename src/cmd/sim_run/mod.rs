@@ -72,25 +72,21 @@ pub struct RunSummary {
 /// read and checked before anything is written.
 pub fn run(config: &RunConfig) -> Result<RunSummary, String> {
     // One pipeline loads (the program's errors first, then the entries')
-    // before the inputs are read; workers load on their own threads, from
-    // entries read here.
-    let (mut pipeline, entries) = if config.workers <= 1 {
+    // before the inputs are read; workers load on their own threads, each
+    // reading the entries file itself.
+    let mut pipeline = if config.workers <= 1 {
         let mut sw = super::sim::load_switch(&config.program, &config.options)?;
         if let Some(path) = &config.entries {
-            configure(sw.as_mut(), path, &read_entries(path)?)?;
+            configure(sw.as_mut(), path)?;
         }
-        (Some(sw), None)
+        Some(sw)
     } else {
-        let entries = match &config.entries {
-            Some(path) => Some((path, read_entries(path)?)),
-            None => None,
-        };
-        (None, entries)
+        None
     };
     let load = || -> Result<Box<dyn janus_engine::target::Target>, String> {
         let mut sw = super::sim::load_switch(&config.program, &config.options)?;
-        if let Some((path, text)) = &entries {
-            configure(sw.as_mut(), path, text)?;
+        if let Some(path) = &config.entries {
+            configure(sw.as_mut(), path)?;
         }
         Ok(sw)
     };
@@ -145,24 +141,19 @@ pub fn run(config: &RunConfig) -> Result<RunSummary, String> {
     finish(writers, arrivals.len(), dropped, truncated_in)
 }
 
-fn read_entries(path: &Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
-}
-
 /// Runs the entries file's commands on the pipeline as they are read
-/// (`janus_stf::entries`): the file is never held parsed whole.
-fn configure(
-    sw: &mut dyn janus_engine::target::Target,
-    path: &Path,
-    text: &str,
-) -> Result<(), String> {
-    let loaded = janus_stf::entries::configure_text(sw, text).map_err(|e| match e {
+/// (`janus_stf::entries`): the file is never held whole. Each worker reads
+/// the file itself.
+fn configure(sw: &mut dyn janus_engine::target::Target, path: &Path) -> Result<(), String> {
+    let file = File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let reader = std::io::BufReader::with_capacity(1 << 16, file);
+    let loaded = janus_stf::entries::configure_reader(sw, reader).map_err(|e| match e {
         janus_stf::entries::LoadError::Parse(errors) => errors
             .iter()
             .map(|e| format!("{}: {e}", path.display()))
             .collect::<Vec<_>>()
             .join("\n"),
-        janus_stf::entries::LoadError::Command(e) => format!("{}: {e}", path.display()),
+        other => format!("{}: {other}", path.display()),
     })?;
     tracing::debug!(
         commands = loaded.commands,
