@@ -47,6 +47,16 @@ fn switch() -> V1Switch {
     V1Switch::load(ir.clone()).expect("loads")
 }
 
+/// The number of entries in `lpm_t`.
+fn lpm_entries(sw: &V1Switch) -> usize {
+    let slot = sw
+        .tables()
+        .iter()
+        .position(|t| t.name.ends_with("lpm_t"))
+        .expect("lpm_t");
+    sw.table(slot).expect("slot").len()
+}
+
 /// Every table's entries, in order, with the table's name.
 fn contents(sw: &V1Switch) -> Vec<(String, Vec<janus_engine::table::Entry>)> {
     (0..sw.tables().len())
@@ -230,16 +240,7 @@ fn parse_errors_are_all_reported() {
         }
         other => panic!("{other:?}"),
     }
-    let slot = sw
-        .tables()
-        .iter()
-        .position(|t| t.name.ends_with("lpm_t"))
-        .expect("lpm_t");
-    assert_eq!(
-        sw.table(slot).expect("slot").len(),
-        1,
-        "only line 1 was carried out"
-    );
+    assert_eq!(lpm_entries(&sw), 1, "only line 1 was carried out");
 }
 
 /// A byte-order mark on the first line and CRLF line ends are read as the
@@ -258,10 +259,5 @@ fn read_lines_as_the_parser_does() {
         }
         other => panic!("{other:?}"),
     }
-    let slot = sw
-        .tables()
-        .iter()
-        .position(|t| t.name.ends_with("lpm_t"))
-        .expect("lpm_t");
-    assert_eq!(sw.table(slot).expect("slot").len(), 2);
+    assert_eq!(lpm_entries(&sw), 2);
 }
