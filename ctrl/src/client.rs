@@ -383,20 +383,37 @@ impl Client {
 
     /// Reads `entities` (each a filter), every response's entities together.
     pub async fn read(&mut self, entities: Vec<p4::Entity>) -> Result<Vec<p4::Entity>, Error> {
+        let mut out = Vec::new();
+        self.read_each(entities, |e| out.push(e)).await?;
+        Ok(out)
+    }
+
+    /// [`Client::read`], each entity handed to `each` as its response
+    /// arrives, so that a read of many is never gathered whole; the number
+    /// of entities read.
+    pub async fn read_each(
+        &mut self,
+        entities: Vec<p4::Entity>,
+        mut each: impl FnMut(p4::Entity),
+    ) -> Result<usize, Error> {
         let limit = self.config.limits.call;
-        let request = p4::ReadRequest {
+        let mut stream = bounded(limit, "Read", self.grpc.read(self.read_request(entities)))
+            .await?
+            .into_inner();
+        let mut count = 0;
+        while let Some(r) = bounded(limit, "Read", stream.message()).await? {
+            count += r.entities.len();
+            r.entities.into_iter().for_each(&mut each);
+        }
+        Ok(count)
+    }
+
+    fn read_request(&self, entities: Vec<p4::Entity>) -> p4::ReadRequest {
+        p4::ReadRequest {
             device_id: self.config.device_id,
             role: self.config.role.clone(),
             entities,
-        };
-        let mut stream = bounded(limit, "Read", self.grpc.read(request))
-            .await?
-            .into_inner();
-        let mut out = Vec::new();
-        while let Some(r) = bounded(limit, "Read", stream.message()).await? {
-            out.extend(r.entities);
         }
-        Ok(out)
     }
 
     /// The server's capabilities (the P4Runtime version it implements).

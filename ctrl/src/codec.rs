@@ -40,14 +40,22 @@ impl From<RpcError> for tonic::Status {
 /// The canonical byte string of a value: big-endian, the shortest that
 /// holds it (at least one byte).
 pub fn to_bytes(v: &Bits) -> Vec<u8> {
-    let mut out = vec![0u8; v.byte_len().max(1)];
-    v.to_be_bytes(&mut out);
-    let spare = out.len() as u32 * 8 - v.width();
-    if spare > 0 {
-        out[0] &= 0xff >> spare;
-    }
-    let first = out.iter().position(|&b| b != 0).unwrap_or(out.len() - 1);
-    out.split_off(first)
+    // Values of up to 128 bits (nearly all) are written on the stack, so
+    // the string returned is the only allocation.
+    let n = v.byte_len().max(1);
+    let mut stack = [0u8; 16];
+    let mut heap = Vec::new();
+    let out: &mut [u8] = if n <= stack.len() {
+        &mut stack[..n]
+    } else {
+        heap.resize(n, 0);
+        &mut heap
+    };
+    v.to_be_bytes(out);
+    let spare = n as u32 * 8 - v.width();
+    out[0] &= 0xffu8.checked_shr(spare).unwrap_or(0);
+    let first = out.iter().position(|&b| b != 0).unwrap_or(n - 1);
+    out[first..].to_vec()
 }
 
 /// A byte string as a value of `width` bits. Leading zero bytes are

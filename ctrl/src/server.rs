@@ -57,6 +57,9 @@ const STREAM_QUEUE: usize = 256;
 /// CPU port) go, for packets that PacketOuts put in: (port, frame).
 pub type PortTx = mpsc::Sender<(u32, Vec<u8>)>;
 
+/// Entities in one ReadResponse: a read of many is streamed.
+const READ_PER_RESPONSE: usize = 1000;
+
 /// How long a writer between two slices of a batch waits at most for the
 /// threads that queued for the state lock to take it.
 const YIELD_LIMIT: std::time::Duration = std::time::Duration::from_millis(2);
@@ -147,8 +150,10 @@ impl Shared {
         }
     }
 
-    /// The entities a Read request asks for, with the rights of its role.
-    fn read_entities(&self, req: &p4::ReadRequest) -> Result<Vec<p4::Entity>, Status> {
+    /// The entities a Read request asks for, with the rights of its role,
+    /// in responses of at most [`READ_PER_RESPONSE`] (at least one, maybe
+    /// empty), made as the entries are read.
+    fn read_entities(&self, req: &p4::ReadRequest) -> Result<Vec<Vec<p4::Entity>>, Status> {
         let state = self.lock();
         let pipeline = state
             .pipeline
@@ -164,14 +169,22 @@ impl Shared {
                 .cloned()
                 .unwrap_or(Access::Full),
         };
-        let mut entities = Vec::new();
+        let mut responses = vec![Vec::new()];
+        let mut each = |e: p4::Entity| {
+            if access != Access::Full && !access.may_read(&pipeline.tenant_policy, &e) {
+                return;
+            }
+            let mut last = responses.last_mut().expect("one response at least");
+            if last.len() == READ_PER_RESPONSE {
+                responses.push(Vec::with_capacity(READ_PER_RESPONSE));
+                last = responses.last_mut().expect("just pushed");
+            }
+            last.push(e);
+        };
         for e in &req.entities {
-            entities.extend(pipeline.read_entity(e)?);
+            pipeline.read_entity_each(e, &mut each)?;
         }
-        if access != Access::Full {
-            entities.retain(|e| access.may_read(&pipeline.tenant_policy, e));
-        }
-        Ok(entities)
+        Ok(responses)
     }
 
     /// Applies a Write batch ([`crate::batch`]): one slice at a time under
@@ -943,17 +956,10 @@ impl P4Runtime for P4RuntimeService {
         Self::check_role(who.identity, &req.role).map_err(refuse)?;
         // The runtime's other tasks move on while the read waits for the
         // state lock.
-        let entities = blocking(|| self.shared.read_entities(&req))?;
-        // Stream the entities in responses of at most this many.
-        const PER_RESPONSE: usize = 1000;
-        let chunks: Vec<Vec<p4::Entity>> = if entities.is_empty() {
-            vec![Vec::new()]
-        } else {
-            entities.chunks(PER_RESPONSE).map(<[_]>::to_vec).collect()
-        };
+        let responses = blocking(|| self.shared.read_entities(&req))?;
         let (tx, rx) = mpsc::channel(4);
         tokio::spawn(async move {
-            for entities in chunks {
+            for entities in responses {
                 if tx.send(Ok(p4::ReadResponse { entities })).await.is_err() {
                     break;
                 }

@@ -58,7 +58,7 @@ pub(crate) struct TableMap {
     action_ids: Vec<u32>,
     pub(crate) is_const: bool,
     pub(crate) const_default: bool,
-    uses_priority: bool,
+    pub(crate) uses_priority: bool,
     /// The default action when the pipeline was loaded.
     pub(crate) initial_default: Option<(usize, Vec<Bits>)>,
 }

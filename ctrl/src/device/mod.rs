@@ -252,15 +252,28 @@ impl ForwardingPipeline {
     /// The entities a Read request's entity asks for (its wildcards
     /// expanded), in canonical form.
     pub fn read_entity(&self, e: &p4::Entity) -> Result<Vec<p4::Entity>, RpcError> {
+        let mut out = Vec::new();
+        self.read_entity_each(e, &mut |e| out.push(e))?;
+        Ok(out)
+    }
+
+    /// [`ForwardingPipeline::read_entity`], each entity handed to `each`;
+    /// table entries as they are made, so that a read of many need not
+    /// gather them first.
+    pub fn read_entity_each(
+        &self,
+        e: &p4::Entity,
+        each: &mut dyn FnMut(p4::Entity),
+    ) -> Result<(), RpcError> {
         use p4::entity::Entity as E;
-        Ok(match &e.entity {
-            Some(E::TableEntry(filter)) => self
-                .read(filter)?
-                .into_iter()
-                .map(|te| p4::Entity {
-                    entity: Some(E::TableEntry(te)),
-                })
-                .collect(),
+        let all = match &e.entity {
+            Some(E::TableEntry(filter)) => {
+                return self.read_each(filter, &mut |te| {
+                    each(p4::Entity {
+                        entity: Some(E::TableEntry(te)),
+                    })
+                });
+            }
             Some(E::CounterEntry(f)) => self.counters.read(self.switch.as_ref(), f)?,
             Some(E::DirectCounterEntry(f)) => self.read_direct_counters(f)?,
             Some(E::RegisterEntry(f)) => self.registers.read(self.switch.as_ref(), f)?,
@@ -283,7 +296,9 @@ impl ForwardingPipeline {
             }
             Some(E::ExternEntry(f)) => self.quotas.read(&self.tables, f)?,
             None => return Err(invalid("an empty entity")),
-        })
+        };
+        all.into_iter().for_each(each);
+        Ok(())
     }
 
     /// The frame a PacketOut enters the pipeline with

@@ -206,6 +206,17 @@ impl ForwardingPipeline {
     /// The table entries a Read entity asks for, in canonical form.
     pub fn read(&self, filter: &p4::TableEntry) -> Result<Vec<p4::TableEntry>, RpcError> {
         let mut out = Vec::new();
+        self.read_each(filter, &mut |te| out.push(te))?;
+        Ok(out)
+    }
+
+    /// [`ForwardingPipeline::read`], each entry handed to `each` as it is
+    /// made.
+    pub fn read_each(
+        &self,
+        filter: &p4::TableEntry,
+        each: &mut dyn FnMut(p4::TableEntry),
+    ) -> Result<(), RpcError> {
         for t in self.tables.selected(filter.table_id)? {
             let id = t.id;
             let Some(state) = self.switch.table(t.slot) else {
@@ -213,7 +224,7 @@ impl ForwardingPipeline {
             };
             if filter.is_default_action {
                 if let Some((index, args)) = &state.default {
-                    out.push(p4::TableEntry {
+                    each(p4::TableEntry {
                         table_id: id,
                         action: Some(table_action(t, *index, args)),
                         is_default_action: true,
@@ -238,41 +249,50 @@ impl ForwardingPipeline {
                 .counter_data
                 .as_ref()
                 .and_then(|_| self.counters.direct_of(id));
-            let entries: Box<dyn Iterator<Item = (&Entry, (u64, u64))>> = if unit.is_some() {
-                Box::new(state.counted_entries())
-            } else {
-                Box::new(state.entries().map(|e| (e, (0, 0))))
-            };
-            for (e, counts) in entries {
-                if wanted.as_ref().is_some_and(|k| *k != e.key) {
-                    continue;
-                }
-                if filter.priority != 0 && i64::from(filter.priority) != e.priority {
-                    continue;
-                }
-                let index = state.index_of(&e.key, e.priority);
-                let target = index.and_then(|i| state.target(i));
+            let entry = |index: u32, e: &Entry| {
+                let target = state.target(index);
                 let mut te = entry_to_proto(id, t, e, target);
                 if let (Some(p), Some(x)) = (t.profile, target) {
                     te.action = self.profiles.indirect_action(p, x);
                 }
-                if let Some(i) = index {
-                    self.entry_data.fill(
-                        self.switch.as_ref(),
-                        t,
-                        i,
-                        &mut te,
-                        filter.time_since_last_hit.is_some(),
-                    );
-                }
-                te.counter_data = unit.map(|u| counter_data(u, counts));
+                self.entry_data.fill(
+                    self.switch.as_ref(),
+                    t,
+                    index,
+                    &mut te,
+                    filter.time_since_last_hit.is_some(),
+                );
+                te.counter_data = unit.map(|u| counter_data(u, state.hit_counts(index)));
                 if filter.meter_config.is_some() {
-                    te.meter_config = index.and_then(|i| self.meters.direct_config(id, i));
+                    te.meter_config = self.meters.direct_config(id, index);
                 }
-                out.push(te);
+                te
+            };
+            let priority = i64::from(filter.priority);
+            match &wanted {
+                // A whole key names at most one entry: found by its hash,
+                // not a scan.
+                Some(key) if !t.uses_priority || priority != 0 => {
+                    if let Some(index) = state.index_of(key, priority)
+                        && let Some(e) = state.entry(index)
+                        && (priority == 0 || priority == e.priority)
+                    {
+                        each(entry(index, e));
+                    }
+                }
+                _ => {
+                    for (index, e) in state.indexed_entries() {
+                        if wanted.as_ref().is_some_and(|k| *k != e.key)
+                            || (priority != 0 && priority != e.priority)
+                        {
+                            continue;
+                        }
+                        each(entry(index, e));
+                    }
+                }
             }
         }
-        Ok(out)
+        Ok(())
     }
 
     /// The entry at `index` of table `table_id`, in canonical form with

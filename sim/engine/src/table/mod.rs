@@ -240,6 +240,13 @@ impl TableState {
         self.entries.iter().flatten()
     }
 
+    /// Every entry with its index (as [`TableState::index_of`] gives it).
+    pub fn indexed_entries(&self) -> impl Iterator<Item = (u32, &Entry)> {
+        (0u32..)
+            .zip(&self.entries)
+            .filter_map(|(i, e)| Some((i, e.as_ref()?)))
+    }
+
     pub(crate) fn all_ones(width: u32, signed: bool) -> Bits {
         Bits::zero(width, signed).not()
     }

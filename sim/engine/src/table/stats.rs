@@ -59,10 +59,13 @@ impl TableState {
 
     /// Every entry with its direct-counter packets and bytes.
     pub fn counted_entries(&self) -> impl Iterator<Item = (&Entry, (u64, u64))> {
-        self.entries.iter().enumerate().filter_map(|(i, e)| {
-            let counts = self.counts.get(i).map_or((0, 0), Cell::get);
-            Some((e.as_ref()?, counts))
-        })
+        self.indexed_entries().map(|(i, e)| (e, self.hit_counts(i)))
+    }
+
+    /// Entry `index`'s direct-counter packets and bytes ((0, 0) when the
+    /// table has no direct counter or no such entry).
+    pub fn hit_counts(&self, index: u32) -> (u64, u64) {
+        self.counts.get(index as usize).map_or((0, 0), Cell::get)
     }
 
     /// Clears the statistics of entry `idx`, just added. Only a table that
