@@ -1017,6 +1017,46 @@ fn ctrl_table_add_file_writes_a_batch_and_lists_its_failures() {
     assert_eq!(err.matches("AlreadyExists").count(), 40, "{err}");
 }
 
+/// `table add --file` reads a file of more entries than one of its Writes
+/// takes a line at a time and writes them in batches; a file with bad lines is
+/// refused whole, every bad line reported with its number, before
+/// anything is written.
+#[test]
+fn ctrl_table_add_file_writes_a_large_file_in_batches_or_nothing() {
+    let server = CtrlServer::start();
+    let dir = temp_dir("ctrl-add-file");
+    let line = |i: u32| {
+        format!(
+            "add tenant_macs meta.vni:3003 hdr.ethernet.dst_addr:0x{i:012x} bridge_to_vf(port:2)\n"
+        )
+    };
+    let bad = dir.join("bad.entries");
+    let mut text: String = (1..=10).map(line).collect();
+    text.push_str("add tenant_macs meta.vni:3003 no_such_field:1 bridge_to_vf(port:2)\n");
+    text.push_str("add tenant_macs meta.vni:3003 (\n");
+    std::fs::write(&bad, &text).expect("write");
+    let (code, _, err) = server.ctrl(&["table", "add", "--file", &bad.display().to_string()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("bad.entries: line 11:"), "{err}");
+    assert!(err.contains("no_such_field"), "{err}");
+    assert!(err.contains("bad.entries: line 12, column 31:"), "{err}");
+    let list = server.ctrl_ok(&["table", "list", "tenant_macs"]);
+    assert!(!list.contains("meta.vni=3003"), "{list}");
+
+    let good = dir.join("good.entries");
+    // One more than a Write of `--file` takes (the table holds 1,024).
+    std::fs::write(&good, (1..=1001).map(line).collect::<String>()).expect("write");
+    let out = server.ctrl_ok(&["table", "add", "--file", &good.display().to_string()]);
+    assert!(out.contains("added 1001 entries"), "{out}");
+    let list = server.ctrl_ok(&["table", "list", "tenant_macs"]);
+    assert_eq!(list.matches("meta.vni=3003").count(), 1001, "{list}");
+    assert!(
+        list.contains("hdr.ethernet.dst_addr=00:00:00:00:03:e9"),
+        "{list}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// A server that is not there: exit 1 and a clear message, promptly.
 #[test]
 fn ctrl_client_reports_an_unreachable_server() {

@@ -114,58 +114,60 @@ impl EntrySpec {
     }
 
     /// The `add` lines of an entries file (STF control-plane commands);
-    /// any other command is an error.
+    /// any other command is an error. Every error is reported, one per
+    /// line.
     pub fn from_entries_file(text: &str, path: &str) -> Result<Vec<EntrySpec>, InputError> {
-        let stf = janus_stf::parse(text).map_err(|errors| {
-            InputError(
-                errors
-                    .iter()
-                    .map(|e| format!("{path}: {e}"))
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-            )
-        })?;
-        stf.commands
-            .into_iter()
-            .map(|c| match c.item {
-                janus_stf::Command::Add {
-                    table,
-                    priority,
-                    keys,
-                    action,
-                    ..
-                } => Ok(EntrySpec {
-                    table,
-                    priority: match priority {
-                        None => None,
-                        Some(p) => Some(i32::try_from(p).map_err(|_| {
-                            InputError(format!(
-                                "{path}: line {}: priority {p} is too large",
-                                c.line
-                            ))
-                        })?),
-                    },
-                    matches: keys
+        let mut specs = Vec::new();
+        let mut errors = Vec::new();
+        for item in EntriesFile::new(text.as_bytes(), path) {
+            match item {
+                Ok((_, spec)) => specs.push(spec),
+                Err(e) => errors.push(e.0),
+            }
+        }
+        if errors.is_empty() {
+            Ok(specs)
+        } else {
+            Err(InputError(errors.join("\n")))
+        }
+    }
+
+    /// The entry of an entries file's command at `line` of `path`.
+    fn from_command(c: janus_stf::Command, line: usize, path: &str) -> Result<Self, InputError> {
+        match c {
+            janus_stf::Command::Add {
+                table,
+                priority,
+                keys,
+                action,
+                ..
+            } => Ok(EntrySpec {
+                table,
+                priority: match priority {
+                    None => None,
+                    Some(p) => Some(i32::try_from(p).map_err(|_| {
+                        InputError(format!("{path}: line {line}: priority {p} is too large"))
+                    })?),
+                },
+                matches: keys
+                    .into_iter()
+                    .map(|k| (k.field, KeyText::Stf(k.value)))
+                    .collect(),
+                action: Some(ActionSpec {
+                    name: action.name,
+                    args: action
+                        .args
                         .into_iter()
-                        .map(|k| (k.field, KeyText::Stf(k.value)))
+                        .map(|a| (a.name, ArgText::Stf(a.value)))
                         .collect(),
-                    action: Some(ActionSpec {
-                        name: action.name,
-                        args: action
-                            .args
-                            .into_iter()
-                            .map(|a| (a.name, ArgText::Stf(a.value)))
-                            .collect(),
-                    }),
                 }),
-                other => Err(InputError(format!(
-                    "{path}: line {}: `{}` is not a table entry (only `add` lines are written \
-                     over P4Runtime)",
-                    c.line,
-                    other.keyword()
-                ))),
-            })
-            .collect()
+            }),
+            other => Err(InputError(format!(
+                "{path}: line {line}: `{}` is not a table entry (only `add` lines are written \
+                 over P4Runtime)",
+                other.keyword()
+            ))),
+        }
     }
 
     /// A one-line description for error messages.
@@ -439,4 +441,41 @@ pub fn render_action(schema: &Schema, a: &p4::Action) -> String {
         ),
         params.join(", ")
     )
+}
+
+/// The entries of an entries file read a line at a time, each with its
+/// line number, so that a file of any size is never held whole. A line
+/// that does not parse, or is not an `add`, is an error naming the file
+/// and line, and reading goes on after it.
+pub struct EntriesFile<R> {
+    commands: janus_stf::CommandReader<R>,
+    path: String,
+}
+
+impl<R: std::io::BufRead> EntriesFile<R> {
+    pub fn new(reader: R, path: &str) -> Self {
+        EntriesFile {
+            commands: janus_stf::CommandReader::new(reader),
+            path: path.to_string(),
+        }
+    }
+}
+
+impl<R: std::io::BufRead> Iterator for EntriesFile<R> {
+    type Item = Result<(usize, EntrySpec), InputError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let path = &self.path;
+        Some(match self.commands.next()? {
+            Ok(c) => EntrySpec::from_command(c.item, c.line, path).map(|spec| (c.line, spec)),
+            Err(janus_stf::entries::LoadError::Parse(errors)) => Err(InputError(
+                errors
+                    .iter()
+                    .map(|e| format!("{path}: {e}"))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            )),
+            Err(e) => Err(InputError(format!("{path}: {e}"))),
+        })
+    }
 }

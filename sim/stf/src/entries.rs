@@ -16,6 +16,7 @@
 
 use crate::error::StfError;
 use crate::lexer::is_space;
+use crate::lines::LineReader;
 use crate::parser::parse_raw_line;
 use crate::runner::{
     self, CommandError, add_entry, arg_source, extra_arg, find_action, find_table, key_kind,
@@ -66,28 +67,14 @@ pub fn configure_text(sw: &mut dyn Target, text: &str) -> Result<Loaded, LoadErr
 /// is held at a time.
 pub fn configure_reader(
     sw: &mut dyn Target,
-    mut reader: impl std::io::BufRead,
+    reader: impl std::io::BufRead,
 ) -> Result<Loaded, LoadError> {
     let mut quick = Quick::default();
     let mut chars = Vec::new();
     let mut bad = Vec::new();
     let mut loaded = Loaded::default();
-    let mut bytes = Vec::new();
-    for line in 1.. {
-        bytes.clear();
-        let read = |message: String| LoadError::Read { line, message };
-        if reader
-            .read_until(b'\n', &mut bytes)
-            .map_err(|e| read(e.to_string()))?
-            == 0
-        {
-            break;
-        }
-        let mut raw = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
-        if line == 1 {
-            raw = raw.strip_prefix("\u{feff}".as_bytes()).unwrap_or(raw);
-        }
-        let raw = std::str::from_utf8(raw).map_err(|e| read(format!("not UTF-8 text: {e}")))?;
+    let mut lines = LineReader::new(reader);
+    while let Some((line, raw)) = lines.next_line()? {
         let fail = |message| CommandError { line, message };
         if bad.is_empty()
             && let Some(done) = quick.add(sw, raw)

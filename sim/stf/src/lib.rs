@@ -52,6 +52,7 @@ mod ast;
 pub mod entries;
 mod error;
 mod lexer;
+mod lines;
 mod number;
 mod parser;
 mod pattern;
@@ -63,6 +64,7 @@ pub use ast::{
     KeyValue, Located, Lpm, MeterRate, Stf, Ternary,
 };
 pub use error::{StfError, ValueError};
+pub use lines::{CommandReader, LineReader};
 pub use number::{MAX_DIGITS, Number, Radix};
 pub use parser::KEYWORDS;
 pub use pattern::{Mismatch, Pattern};

@@ -16,7 +16,7 @@ pub mod runtime_cli;
 pub mod session;
 
 use clap::{Args, Subcommand};
-use janus_ctrl::client::entries::{self, EntrySpec};
+use janus_ctrl::client::entries::{self, EntriesFile, EntrySpec};
 use janus_ctrl::client::schema::{self, Schema};
 use janus_ctrl::client::tenant;
 use janus_ctrl::client::{Client, ClientConfig, ClientTls};
@@ -265,6 +265,76 @@ async fn add_entries(connect: &ConnectArgs, specs: &[EntrySpec]) -> Result<usize
     insert_entries(&mut client, &schema, specs).await
 }
 
+/// Updates in one Write of `table add --file`.
+const FILE_BATCH: usize = 1000;
+
+/// Inserts the entries of the entries file at `path`, read a line at a
+/// time, in Writes of [`FILE_BATCH`]. The file is read twice: first every
+/// line is parsed and resolved, so that any error is reported (all of
+/// them) before anything is written, as for a single entry; then the
+/// entries are written. Like one CONTINUE_ON_ERROR Write, every batch is
+/// written even when one of its updates fails, and the failures are
+/// reported at the end, each with its line. The number written.
+async fn add_entries_file(
+    connect: &ConnectArgs,
+    path: &std::path::Path,
+) -> Result<usize, ClientError> {
+    let shown = path.display().to_string();
+    let open = || {
+        std::fs::File::open(path)
+            .map(|f| EntriesFile::new(std::io::BufReader::new(f), &shown))
+            .map_err(|e| ClientError::Usage(format!("cannot read {shown}: {e}")))
+    };
+    let mut client = connect.connect().await?;
+    let schema = session::schema(&mut client).await?;
+    let mut errors = Vec::new();
+    for item in open()? {
+        let checked = item.and_then(|(line, spec)| {
+            spec.resolve(&schema).map(drop).map_err(|e| {
+                janus_ctrl::client::InputError(format!(
+                    "{shown}: line {line}: {}: {e}",
+                    spec.label()
+                ))
+            })
+        });
+        if let Err(e) = checked {
+            errors.push(e.0);
+        }
+    }
+    if !errors.is_empty() {
+        return Err(ClientError::Usage(errors.join("\n")));
+    }
+    session::become_primary(&mut client).await?;
+    let mut written = 0;
+    let mut failures = Vec::new();
+    let mut updates = Vec::with_capacity(FILE_BATCH);
+    let mut labels = Vec::with_capacity(FILE_BATCH);
+    let mut entries = open()?.peekable();
+    while let Some(item) = entries.next() {
+        // Checked in the first pass; a file changed since is refused here.
+        let (line, spec) = item.map_err(|e| ClientError::Usage(e.0))?;
+        let e = spec
+            .resolve(&schema)
+            .map_err(|e| ClientError::Usage(format!("{shown}: line {line}: {e}")))?;
+        updates.push(update(p4::update::Type::Insert, e));
+        labels.push(format!("line {line}: {}", spec.label()));
+        if updates.len() == FILE_BATCH || entries.peek().is_none() {
+            let n = updates.len();
+            match session::write(&mut client, std::mem::take(&mut updates), &labels).await {
+                Ok(()) => written += n,
+                Err(ClientError::Server(text)) => failures.push(text),
+                Err(e) => return Err(e),
+            }
+            labels.clear();
+        }
+    }
+    if failures.is_empty() {
+        Ok(written)
+    } else {
+        Err(ClientError::Server(failures.join("\n")))
+    }
+}
+
 /// The entries of one table (by name) as the device holds them.
 async fn read_table(
     client: &mut Client,
@@ -330,17 +400,14 @@ async fn table_command(c: TableCommand) -> Result<(), ClientError> {
             file,
             connect,
         } => {
-            let specs = match (file, table) {
+            let n = match (file, table) {
                 (Some(path), _) => {
                     if !matches.is_empty() || !action.is_empty() {
                         return Err(ClientError::Usage(
                             "--file takes no key or action on the command line".into(),
                         ));
                     }
-                    let text = std::fs::read_to_string(&path).map_err(|e| {
-                        ClientError::Usage(format!("cannot read {}: {e}", path.display()))
-                    })?;
-                    EntrySpec::from_entries_file(&text, &path.display().to_string())?
+                    add_entries_file(&connect, &path).await?
                 }
                 (None, Some(table)) => {
                     if action.is_empty() {
@@ -350,13 +417,13 @@ async fn table_command(c: TableCommand) -> Result<(), ClientError> {
                                 .into(),
                         ));
                     }
-                    vec![EntrySpec::from_words(&table, priority, &matches, &action)?]
+                    let spec = EntrySpec::from_words(&table, priority, &matches, &action)?;
+                    add_entries(&connect, &[spec]).await?
                 }
                 (None, None) => {
                     return Err(ClientError::Usage("give a table or --file".into()));
                 }
             };
-            let n = add_entries(&connect, &specs).await?;
             println!("added {n} {}", if n == 1 { "entry" } else { "entries" });
             Ok(())
         }
