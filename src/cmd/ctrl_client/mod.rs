@@ -196,12 +196,15 @@ pub enum TenantCommand {
 }
 
 /// Runs `work` on a small runtime; prints the error and maps it to the
-/// exit code.
+/// exit code. The connection runs on a worker thread of its own, so that
+/// `work` can prepare the next Write while one is sent
+/// ([`add_entries_file`]).
 fn run_client<F>(work: F) -> ExitCode
 where
     F: std::future::Future<Output = Result<(), ClientError>>,
 {
-    let runtime = match tokio::runtime::Builder::new_current_thread()
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
         .enable_all()
         .build()
     {
@@ -307,32 +310,49 @@ async fn add_entries_file(
     session::become_primary(&mut client).await?;
     let mut written = 0;
     let mut failures = Vec::new();
-    let mut updates = Vec::with_capacity(FILE_BATCH);
-    let mut labels = Vec::with_capacity(FILE_BATCH);
-    let mut entries = open()?.peekable();
-    while let Some(item) = entries.next() {
-        // Checked in the first pass; a file changed since is refused here.
-        let (line, spec) = item.map_err(|e| ClientError::Usage(e.0))?;
-        let e = spec
-            .resolve(&schema)
-            .map_err(|e| ClientError::Usage(format!("{shown}: line {line}: {e}")))?;
-        updates.push(update(p4::update::Type::Insert, e));
-        labels.push(format!("line {line}: {}", spec.label()));
-        if updates.len() == FILE_BATCH || entries.peek().is_none() {
-            let n = updates.len();
-            match session::write(&mut client, std::mem::take(&mut updates), &labels).await {
-                Ok(()) => written += n,
-                Err(ClientError::Server(text)) => failures.push(text),
-                Err(e) => return Err(e),
-            }
-            labels.clear();
+    let mut entries = open()?;
+    let mut next = file_batch(&mut entries, &schema, &shown)?;
+    while !next.0.is_empty() {
+        let (updates, labels) = next;
+        let n = updates.len();
+        // The next batch is read while this one is sent and applied: one
+        // Write in flight, so the order of the file is kept.
+        let (sent, prepared) = tokio::join!(session::write(&mut client, updates, &labels), async {
+            file_batch(&mut entries, &schema, &shown)
+        },);
+        match sent {
+            Ok(()) => written += n,
+            Err(ClientError::Server(text)) => failures.push(text),
+            Err(e) => return Err(e),
         }
+        next = prepared?;
     }
     if failures.is_empty() {
         Ok(written)
     } else {
         Err(ClientError::Server(failures.join("\n")))
     }
+}
+
+/// The next (at most) [`FILE_BATCH`] inserts of an entries file, each
+/// with its label; empty at the end. The file was checked by a first
+/// pass, so an error here means it changed since.
+fn file_batch(
+    entries: &mut impl Iterator<Item = Result<(usize, EntrySpec), janus_ctrl::client::InputError>>,
+    schema: &Schema,
+    path: &str,
+) -> Result<(Vec<p4::Update>, Vec<String>), ClientError> {
+    let mut updates = Vec::with_capacity(FILE_BATCH);
+    let mut labels = Vec::with_capacity(FILE_BATCH);
+    for item in entries.take(FILE_BATCH) {
+        let (line, spec) = item.map_err(|e| ClientError::Usage(e.0))?;
+        let e = spec
+            .resolve(schema)
+            .map_err(|e| ClientError::Usage(format!("{path}: line {line}: {e}")))?;
+        updates.push(update(p4::update::Type::Insert, e));
+        labels.push(format!("line {line}: {}", spec.label()));
+    }
+    Ok((updates, labels))
 }
 
 /// The entries of one table (by name) as the device holds them.
