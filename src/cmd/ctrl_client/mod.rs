@@ -317,15 +317,21 @@ async fn add_entries_file(
         let n = updates.len();
         // The next batch is read while this one is sent and applied: one
         // Write in flight, so the order of the file is kept.
-        let (sent, prepared) = tokio::join!(session::write(&mut client, updates, &labels), async {
-            file_batch(&mut entries, &schema, &shown)
-        },);
+        let write = session::write(&mut client, updates, &labels);
+        let read_on = async { file_batch(&mut entries, &schema, &shown) };
+        let (sent, prepared) = tokio::join!(write, read_on);
         match sent {
             Ok(()) => written += n,
             Err(ClientError::Server(text)) => failures.push(text),
             Err(e) => return Err(e),
         }
-        next = prepared?;
+        next = prepared.map_err(|e| match e {
+            ClientError::Usage(m) => ClientError::Usage(format!(
+                "{m} (the file changed after it was checked; {written} entries were written \
+                 before this line)"
+            )),
+            other => other,
+        })?;
     }
     if failures.is_empty() {
         Ok(written)
