@@ -7,7 +7,7 @@ use crate::eval::{CompileError, Compiler, Node, is_packet_in, lookahead_bits, sc
 use crate::layout::LayoutKind;
 use crate::value::Bits;
 use janus_p4::ir::{self, Callee, ExprKind, StmtKind, SwitchLabel, Value};
-use janus_p4::types::{StructKind, TyId, TypeTable};
+use janus_p4::types::{StructKind, Ty, TyId, TypeTable};
 
 pub(super) mod calls;
 
@@ -430,37 +430,56 @@ fn peek_fields(
     need: u32,
     out: &mut Vec<Op>,
 ) -> Result<(), CompileError> {
-    let info = c
-        .program
-        .types
-        .struct_info(lhs.ty)
-        .filter(|i| i.kind != StructKind::HeaderUnion)
-        .ok_or(CompileError::Unsupported("lookahead of this type"))?;
-    let fields = info.fields.len();
-    if info.kind == StructKind::Header {
-        let shape = header_shape(c, lhs.ty)?;
-        out.push(Op::SetValidity {
-            header: c.place(lhs)?,
-            valid_byte: shape.valid_byte,
-            wire_bytes: shape.wire_bits.div_ceil(8),
-            valid: true,
-        });
-    }
-    for i in 0..fields {
-        let ty = field_ty(c, lhs.ty, i);
-        let field = ir::Expr {
-            ty,
-            kind: ExprKind::Field(Box::new(lhs.clone()), i as u32),
-            span: lhs.span,
-        };
+    let unsupported = || CompileError::Unsupported("lookahead of this type");
+    let members: Vec<ir::Expr> = if let Ty::Stack { elem, size } = *c.program.types.get(lhs.ty) {
+        // A header stack or array: its elements in index order.
+        (0..size)
+            .map(|i| ir::Expr {
+                ty: elem,
+                kind: ExprKind::Index(
+                    Box::new(lhs.clone()),
+                    Box::new(ir::Expr {
+                        ty: TypeTable::INF_INT,
+                        kind: ExprKind::Const(Value::Int(i.into())),
+                        span: lhs.span,
+                    }),
+                ),
+                span: lhs.span,
+            })
+            .collect()
+    } else {
+        let info = c
+            .program
+            .types
+            .struct_info(lhs.ty)
+            .filter(|i| i.kind != StructKind::HeaderUnion)
+            .ok_or_else(unsupported)?;
+        if info.kind == StructKind::Header {
+            let shape = header_shape(c, lhs.ty)?;
+            out.push(Op::SetValidity {
+                header: c.place(lhs)?,
+                valid_byte: shape.valid_byte,
+                wire_bytes: shape.wire_bits.div_ceil(8),
+                valid: true,
+            });
+        }
+        (0..info.fields.len())
+            .map(|i| ir::Expr {
+                ty: field_ty(c, lhs.ty, i),
+                kind: ExprKind::Field(Box::new(lhs.clone()), i as u32),
+                span: lhs.span,
+            })
+            .collect()
+    };
+    for member in &members {
         let bits = c
             .program
             .types
-            .size_in_bits(ty)
-            .ok_or(CompileError::Unsupported("lookahead of this type"))? as u32;
-        match scalar_shape(&c.program.types, ty) {
+            .size_in_bits(member.ty)
+            .ok_or_else(unsupported)? as u32;
+        match scalar_shape(&c.program.types, member.ty) {
             Some((width, signed)) => out.push(Op::Store {
-                place: Box::new(c.place(&field)?),
+                place: Box::new(c.place(member)?),
                 value: Node::Lookahead {
                     offset,
                     width,
@@ -468,7 +487,7 @@ fn peek_fields(
                     need,
                 },
             }),
-            None => peek_fields(c, &field, offset, need, out)?,
+            None => peek_fields(c, member, offset, need, out)?,
         }
         offset += bits;
     }
