@@ -176,6 +176,15 @@ codes! {
          or tuples of those. Inside a generic parser or control, a value of a type parameter \
          is checked where the block is used with concrete types.\n\n\
          Example: `pkt.extract(meta);` for a struct `meta`.";
+    BadAnnotation = "E0219", "invalid annotation",
+        "A built-in annotation is used in a form p4c rejects. `@name`, `@deprecated` and \
+         `@noWarn` take exactly one string literal in parentheses (`@name(\"a\")`), never a \
+         structured body in brackets; `@match` on a struct or header field takes exactly one \
+         match kind (`@match(ternary)`). A structured annotation (`@A[...]`) may not share its \
+         name with any other annotation on the same declaration, and may not repeat a key; \
+         several unstructured annotations of one name (`@A(1) @A(2)`) are allowed.\n\n\
+         Example: `@name(1)`, `@name(\"a\", \"b\")`, `@name[\"x\"]`, `@match(exact, lpm)`, \
+         `@A[x = 1] @A[y = 2]`.";
     // ---- E03xx: statements and control flow ----
     NotAllowedHere = "E0300", "not allowed here",
         "The statement, call or declaration is not allowed in this context, e.g. applying a table in \
@@ -232,6 +241,20 @@ codes! {
          array element, a constant, a slice, `a & b` of those, or `h.isValid()`. Any other key (a \
          function or method call, arithmetic, a cast) needs an `@name(\"...\")` annotation.\n\n\
          Example: `twice(hdr.a) : exact @name(\"a_twice\");`";
+    ControlPlaneNameConflict = "E0408", "conflicting control-plane name",
+        "Two different control-plane objects end up with the same fully qualified name, which \
+         p4c rejects. A name is the enclosing control's instance path followed by the object's \
+         name or its `@name`; an `@name` starting with `.` is taken as it is (without the dot), \
+         and so is any name at the top level. Actions share one namespace (a top-level `a`, an \
+         `@name(\"a\")` at the top level and an `@name(\".a\")` anywhere all mean `a`); tables \
+         share another, and each kind of extern instance (counters, meters, registers, action \
+         profiles, ...) its own, so a table, an action and a counter may have the same name. \
+         Only what p4c keeps is compared: actions a kept table lists or an apply block calls, \
+         tables that are applied, and the instances of applied parsers and controls. One action \
+         used by two controls is one object; a table or extern instance with a `.` name in a \
+         control instantiated twice is two. (Control-local actions that read the same but for \
+         their name and share a `.` name count as one: p4c writes such copies itself.)\n\n\
+         Example: `@name(\"t\") table t1 {...}` and `@name(\"t\") table t2 {...}` in one control.";
     // ---- E05xx: architecture and packages ----
     BadPackage = "E0500", "invalid package instantiation",
         "The `main` package's arguments do not match its declaration: wrong count, or a parser \

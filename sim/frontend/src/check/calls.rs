@@ -119,6 +119,7 @@ impl Checker<'_> {
                 if name == "static_assert" {
                     return self.static_assert(&inv.args, span);
                 }
+                self.require_directionless_constants(&sigs[k], &inv);
                 self.check_call_result(&inv, span, &name);
                 let callee = Callee::ExternFunction {
                     name,
@@ -420,6 +421,7 @@ impl Checker<'_> {
         let Some(inv) = self.invoke(&cands[k], sol, explicit, args, span, &m.name) else {
             return unknown(span);
         };
+        self.require_directionless_constants(&cands[k], &inv);
         self.check_call_result(&inv, span, &m.name);
         self.check_packet_method(ext_name, &m.name, &inv, span);
         let callee = Callee::ExternMethod {
@@ -746,6 +748,27 @@ impl Checker<'_> {
             };
             let pty = self.subst(p.ty, &sol);
             let dont_care = matches!(v.kind, ExprKind::DontCare) && v.ty == TypeTable::DONT_CARE;
+            if dont_care && p.dir != Direction::Out {
+                // p4c's type unification: `_` stands for a value thrown away.
+                self.error(
+                    Code::TypeMismatch,
+                    v.span,
+                    format!(
+                        "`_` can only be the argument of an `out` parameter, and `{}` of `{what}` is not one",
+                        p.name
+                    ),
+                );
+            } else if dont_care && self.mentions_params(pty, &[sig.owner]) {
+                // p4c's DontcareArgs: `_` becomes a temporary of the type.
+                self.error(
+                    Code::BadTypeArgument,
+                    v.span,
+                    format!(
+                        "cannot infer the type of `_` for parameter `{}` of `{what}`; give the type arguments, e.g. `{what}<bit<8>>(_)`",
+                        p.name
+                    ),
+                );
+            }
             let v = if dont_care || self.mentions_params(pty, &owners) {
                 v
             } else {
@@ -1124,6 +1147,9 @@ impl Checker<'_> {
                 return None;
             }
         };
+        for a in &ir_args {
+            self.require_compile_time(a, "a constructor argument");
+        }
         let cp = self.control_plane_name(name, &annotations);
         let id = ir::InstanceId(self.prog.instances.len() as u32);
         let of_block = matches!(of, ir::InstanceOf::Block(_));
@@ -1160,6 +1186,36 @@ impl Checker<'_> {
             name,
             args: inferred.to_vec(),
         })
+    }
+
+    /// p4c: an argument for a directionless parameter of an extern
+    /// function or method is a compile-time constant.
+    fn require_directionless_constants(&mut self, sig: &Sig, inv: &Invocation) {
+        for (p, a) in sig.params.iter().zip(&inv.args) {
+            if p.dir == Direction::None
+                && let Some(a) = a
+            {
+                self.require_compile_time(a, "an argument for a directionless parameter");
+            }
+        }
+    }
+
+    /// Reports `e` (`what`) unless it is known at compile time: constants
+    /// and lists of them, constructor parameters, instances.
+    fn require_compile_time(&mut self, e: &ir::Expr, what: &str) {
+        if self.is_unknown(e.ty)
+            || matches!(e.kind, ExprKind::DontCare)
+            || matches!(self.ty(e.ty), Ty::Extern { .. } | Ty::Block { .. })
+            || super::exprs::is_constant_tree(e)
+            || self.over_ctor_params(e)
+        {
+            return;
+        }
+        self.error(
+            Code::NotConstant,
+            e.span,
+            format!("{what} must be a compile-time constant"),
+        );
     }
 
     /// Like [`Checker::invoke`], keeping the solution (for extern type

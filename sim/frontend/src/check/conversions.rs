@@ -16,24 +16,24 @@ impl Checker<'_> {
         if self.is_unknown(v.ty) || self.is_unknown(to) {
             return unknown(span);
         }
+        // p4c casts to a header stack only a list, and to a tuple nothing.
+        let refused = match self.ty(to) {
+            Ty::Stack { .. } if !matches!(v.kind, ExprKind::List(_)) => {
+                Some("a cast to an array or header stack takes only a list `{...}`")
+            }
+            Ty::Tuple(_) => Some("a cast to a tuple type is not supported"),
+            _ => None,
+        };
+        if let Some(why) = refused {
+            self.error(Code::BadCast, span, why);
+            return unknown(span);
+        }
         if v.ty == to {
             return mk(to, v.kind, span);
         }
         let from = self.ty(v.ty).clone();
         let target = self.ty(to).clone();
         let ok = match (&from, &target) {
-            // Width or signedness may change in one cast, not both.
-            (
-                Ty::Bits {
-                    width: fw,
-                    signed: fs,
-                },
-                Ty::Bits {
-                    width: tw,
-                    signed: ts,
-                },
-            ) => fw == tw || fs == ts,
-            (Ty::InfInt, Ty::Bits { .. }) => true,
             // `(int)K` for a compile-time `bit<W>`/`int<W>` value (p4c's
             // canCastBetween allows Bits to InfInt; a value without a
             // width exists only at compile time).
@@ -50,35 +50,15 @@ impl Checker<'_> {
                 }
                 true
             }
-            (
-                Ty::Bits {
-                    width: 1,
-                    signed: false,
-                },
-                Ty::Bool,
-            )
-            | (
-                Ty::Bool,
-                Ty::Bits {
-                    width: 1,
-                    signed: false,
-                },
-            ) => true,
             (Ty::InfInt, Ty::Bool) => {
                 const_int(&v).is_some_and(|x| *x == BigInt::from(0) || *x == BigInt::from(1))
             }
-            (Ty::Bits { .. } | Ty::InfInt, Ty::Enum(_)) => self.prog.types.underlying(to).is_some(),
-            (Ty::Enum(_), Ty::Bits { .. }) => self.prog.types.underlying(v.ty).is_some(),
-            (Ty::Enum(_), Ty::Enum(_)) => {
-                self.prog.types.underlying(v.ty).is_some()
-                    && self.prog.types.underlying(to).is_some()
-            }
-            (Ty::NewType { .. }, _) | (_, Ty::NewType { .. }) => {
-                // One step through `type` declarations on either side.
-                let f1 = self.newtype_base(v.ty);
-                let t1 = self.newtype_base(to);
-                f1 == to || t1 == v.ty || f1 == t1 || self.cast_allowed_between(f1, t1)
-            }
+            (Ty::InfInt, Ty::Enum(_)) => self.prog.types.underlying(to).is_some(),
+            // Bits, bool, serializable enums and new types.
+            (
+                Ty::Bits { .. } | Ty::Bool | Ty::InfInt | Ty::Enum(_) | Ty::NewType { .. },
+                Ty::Bits { .. } | Ty::Bool | Ty::Enum(_) | Ty::NewType { .. },
+            ) => self.cast_allowed_between(v.ty, to),
             (Ty::Tuple(_), Ty::Struct(_) | Ty::Tuple(_)) => {
                 let c = self.coerce(v.clone(), to);
                 return mk(to, c.kind, span);
@@ -131,20 +111,56 @@ impl Checker<'_> {
         mk(to, ExprKind::Cast(Box::new(v)), span)
     }
 
-    pub(super) fn newtype_base(&self, ty: TyId) -> TyId {
-        match self.ty(ty) {
-            Ty::NewType { of, .. } => *of,
-            _ => ty,
-        }
-    }
-
+    /// p4c's `canCastBetween` for scalar types: `bit<W>`/`int<W>` change
+    /// width or signedness (not both), `bit<1>` and `bool` convert, a
+    /// serializable enum converts as its underlying type does, and only
+    /// from exactly that type; a `type` converts as its base type does,
+    /// and only from exactly that type.
     pub(super) fn cast_allowed_between(&self, from: TyId, to: TyId) -> bool {
-        matches!(
-            (self.ty(from), self.ty(to)),
-            (Ty::Bits { .. } | Ty::InfInt, Ty::Bits { .. })
-                | (Ty::Bits { width: 1, .. }, Ty::Bool)
-                | (Ty::Bool, Ty::Bits { width: 1, .. })
-        )
+        if from == to {
+            return true;
+        }
+        let types = &self.prog.types;
+        if let Ty::NewType { of, .. } = self.ty(to)
+            && *of == from
+        {
+            return true;
+        }
+        match (self.ty(from), self.ty(to)) {
+            (Ty::NewType { of, .. }, _) => self.cast_allowed_between(*of, to),
+            // An untyped constant takes the type (p4c unifies it).
+            (Ty::InfInt, Ty::NewType { of, .. }) => self.cast_allowed_between(from, *of),
+            (Ty::Enum(_), _) => types
+                .underlying(from)
+                .is_some_and(|u| self.cast_allowed_between(u, to)),
+            (Ty::Bits { .. }, Ty::Enum(_)) => types.underlying(to) == Some(from),
+            (
+                Ty::Bits {
+                    width: fw,
+                    signed: fs,
+                },
+                Ty::Bits {
+                    width: tw,
+                    signed: ts,
+                },
+            ) => fw == tw || fs == ts,
+            (Ty::InfInt, Ty::Bits { .. } | Ty::Bool) => true,
+            (
+                Ty::Bits {
+                    width: 1,
+                    signed: false,
+                },
+                Ty::Bool,
+            )
+            | (
+                Ty::Bool,
+                Ty::Bits {
+                    width: 1,
+                    signed: false,
+                },
+            ) => true,
+            _ => false,
+        }
     }
 
     /// Implicit conversion to `to`: `int` constants to fixed-width types,

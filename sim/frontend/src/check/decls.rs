@@ -1,6 +1,7 @@
 //! Declarations at the top level and inside parsers and controls.
 
 use super::generic_recheck::{GenericBody, GenericKey};
+use super::validate::ParamList;
 use super::{
     Binding, BlockInfo, BlockKind, Checker, Context, ExternInfo, ExternMethod, ParamSig, Sig,
 };
@@ -295,7 +296,26 @@ impl Checker<'_> {
             members.push(m.name.clone());
             match (repr, v) {
                 (Some(r), Some(v)) => {
-                    let x = self.expr_as(v, r);
+                    let raw = self.expr(v, None);
+                    // p4c: a member's value must fit the underlying type.
+                    if let (Some(n), Some((w, signed))) =
+                        (super::exprs::const_int(&raw), self.prog.types.int_width(r))
+                        && self.ty(raw.ty) == &Ty::InfInt
+                        && !super::consts::fits(n, w, signed)
+                    {
+                        let shown = self.show(r);
+                        self.error(
+                            Code::TypeMismatch,
+                            v.span,
+                            format!(
+                                "the value {n} of member `{}` is out of bounds of the enum's underlying type `{shown}`",
+                                m.name
+                            ),
+                        );
+                        values.push(0.into());
+                        continue;
+                    }
+                    let x = self.coerce(raw, r);
                     match x.kind {
                         ir::ExprKind::Const(ir::Value::Int(n)) => values.push(n),
                         _ => {
@@ -405,19 +425,24 @@ impl Checker<'_> {
     }
 
     fn function_sig(&mut self, f: &ast::FunctionProto) -> Sig {
-        self.function_sig_with(f, None)
+        self.function_sig_with(f, None, ParamList::ExternFunction)
     }
 
     /// A function's signature; `bind` gives its type parameters concrete
     /// types (re-checking a generic function for one call).
-    fn function_sig_with(&mut self, f: &ast::FunctionProto, bind: Option<&[TyId]>) -> Sig {
+    fn function_sig_with(
+        &mut self,
+        f: &ast::FunctionProto,
+        bind: Option<&[TyId]>,
+        list: ParamList,
+    ) -> Sig {
         let owner = self.fresh_owner();
         self.check_distinct_params(&f.type_params, &[&f.params]);
         self.scoped(|c| {
             c.bind_type_params(&f.type_params, owner, bind);
             let ret = c.resolve_type(&f.ret);
             let params = c.param_sigs(&f.params);
-            c.check_param_types(&f.params, &params, false, false);
+            c.check_param_types(&f.params, &params, list);
             Sig {
                 owner,
                 type_params: f.type_params.iter().map(|p| p.name.clone()).collect(),
@@ -450,7 +475,12 @@ impl Checker<'_> {
                         .as_ref()
                         .map_or(TypeTable::VOID, |r| c.resolve_type(r));
                     let params = c.param_sigs(&m.params);
-                    c.check_param_types(&m.params, &params, false, m.ret.is_none());
+                    let list = if m.ret.is_none() {
+                        ParamList::ExternConstructor
+                    } else {
+                        ParamList::ExternMethod
+                    };
+                    c.check_param_types(&m.params, &params, list);
                     c.check_method_return(m, ret);
                     Sig {
                         owner: m_owner,
@@ -459,6 +489,17 @@ impl Checker<'_> {
                         ret,
                     }
                 });
+                if m.ret.is_some() && m.name.name == e.name.name {
+                    c.error(
+                        Code::BadReturnType,
+                        m.name.span,
+                        format!(
+                            "`{}` is the constructor of extern `{}`, so it cannot have a return type",
+                            m.name.name, e.name.name
+                        ),
+                    );
+                    continue;
+                }
                 let info = &mut c.externs[idx as usize];
                 if m.ret.is_none() {
                     if m.name.name != e.name.name {
@@ -489,7 +530,12 @@ impl Checker<'_> {
             c.declare_type_params(&p.type_params, owner);
             let sigs = c.param_sigs(&p.params);
             // A package's parameters are constructor parameters.
-            c.check_param_types(&p.params, &sigs, false, kind == BlockKind::Package);
+            let list = if kind == BlockKind::Package {
+                ParamList::Package
+            } else {
+                ParamList::Apply
+            };
+            c.check_param_types(&p.params, &sigs, list);
             sigs
         });
         let idx = self.blocks.len() as u32;
@@ -546,8 +592,8 @@ impl Checker<'_> {
             c.bind_type_params(&proto.type_params, owner, bind.as_deref());
             let sigs = c.param_sigs(&proto.params);
             let ctor_sigs = c.param_sigs(ctor);
-            c.check_param_types(&proto.params, &sigs, false, false);
-            c.check_param_types(ctor, &ctor_sigs, false, true);
+            c.check_param_types(&proto.params, &sigs, ParamList::Apply);
+            c.check_param_types(ctor, &ctor_sigs, ParamList::BlockConstructor);
             let params = c.declare_params(&proto.params, &sigs, false);
             let ctor_params = c.declare_params(ctor, &ctor_sigs, true);
             let block = &mut c.prog.blocks[ir_id.0 as usize];
@@ -828,7 +874,7 @@ impl Checker<'_> {
     fn action_decl(&mut self, a: &ast::ActionDecl, span: Span) -> ir::ActionId {
         self.check_distinct_params(&[], &[&a.params]);
         let sigs = self.param_sigs(&a.params);
-        self.check_param_types(&a.params, &sigs, true, false);
+        self.check_param_types(&a.params, &sigs, ParamList::Action);
         let mut seen_directionless = false;
         for (p, s) in a.params.iter().zip(&sigs) {
             if s.dir == Direction::None {
@@ -890,7 +936,7 @@ impl Checker<'_> {
         span: Span,
         bind: Option<&[TyId]>,
     ) -> ir::FunctionId {
-        let sig = self.function_sig_with(&f.proto, bind);
+        let sig = self.function_sig_with(&f.proto, bind, ParamList::Function);
         let id = ir::FunctionId(self.prog.functions.len() as u32);
         self.fn_sigs.push(sig.clone());
         self.prog.functions.push(ir::Function {

@@ -8,9 +8,11 @@
 
 mod abstract_methods;
 mod aggregates;
+mod annotation_rules;
 mod annotation_values;
 mod calls;
 mod consts;
+mod control_plane_names;
 mod conversions;
 mod decls;
 mod exprs;
@@ -50,7 +52,9 @@ pub fn check_program(
         c.top_decl(d);
     }
     c.check_structured_annotations(program);
+    c.check_annotation_rules(program);
     c.report_unused();
+    c.check_control_plane_names(program);
     c.finish()
 }
 
@@ -536,15 +540,15 @@ impl<'a> Checker<'a> {
             K::MatchKind => TypeTable::MATCH_KIND,
             K::InfInt => TypeTable::INF_INT,
             K::DontCare => TypeTable::DONT_CARE,
-            K::Bit(w) => match self.width(w, false) {
+            K::Bit(w) => match self.width(w, WidthOf::Bit) {
                 Some(w) => self.types().bits(w, false),
                 None => TypeTable::UNKNOWN,
             },
-            K::Int(w) => match self.width(w, true) {
+            K::Int(w) => match self.width(w, WidthOf::Int) {
                 Some(w) => self.types().bits(w, true),
                 None => TypeTable::UNKNOWN,
             },
-            K::Varbit(w) => match self.width(w, false) {
+            K::Varbit(w) => match self.width(w, WidthOf::Varbit) {
                 Some(max) => self.types().intern(Ty::Varbit { max }),
                 None => TypeTable::UNKNOWN,
             },
@@ -690,9 +694,9 @@ impl<'a> Checker<'a> {
 
     /// A width `W` in `bit<W>`: a compile-time non-negative integer
     /// (`int<W>` needs at least 1).
-    fn width(&mut self, w: &ast::Expr, signed: bool) -> Option<u32> {
+    fn width(&mut self, w: &ast::Expr, kind: WidthOf) -> Option<u32> {
         let v = self.const_u64(w, "a width")?;
-        if signed && v == 0 {
+        if kind == WidthOf::Int && v == 0 {
             self.error(
                 Code::BadTypeArgument,
                 w.span,
@@ -700,11 +704,18 @@ impl<'a> Checker<'a> {
             );
             return None;
         }
-        if v > (1 << 24) {
+        // p4c's widest `bit<W>`/`int<W>` (its `maxWidth`).
+        const MAX_WIDTH: u64 = 2048;
+        let max = if kind == WidthOf::Varbit {
+            1 << 24
+        } else {
+            MAX_WIDTH
+        };
+        if v > max {
             self.error(
                 Code::BadTypeArgument,
                 w.span,
-                format!("width {v} is too large"),
+                format!("width {v} is too large: at most {max} bits"),
             );
             return None;
         }
@@ -795,4 +806,12 @@ impl<'a> Checker<'a> {
     pub(crate) fn is_unknown(&self, ty: TyId) -> bool {
         ty == TypeTable::UNKNOWN
     }
+}
+
+/// The type whose width [`Checker::width`] reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum WidthOf {
+    Bit,
+    Int,
+    Varbit,
 }

@@ -10,6 +10,7 @@ use crate::diag::Code;
 use crate::ir::{self, ExprKind, UnOp, Value};
 use crate::source::Span;
 use crate::types::{Ty, TyId, TypeTable};
+use num_bigint::BigInt;
 use num_traits::Signed;
 
 impl Checker<'_> {
@@ -434,6 +435,23 @@ impl Checker<'_> {
                 "shifting an `int` constant needs a constant shift amount; cast the left operand to a fixed width",
             );
             return unknown(span);
+        }
+        // p4c's limits: an amount fits in 32 bits (its type checker), and
+        // folding a constant shift stays within its widest type (2048).
+        if let Some(b) = const_int(&r) {
+            let limit = if const_int(&l).is_some() {
+                BigInt::from(2048)
+            } else {
+                BigInt::from(i32::MAX)
+            };
+            if *b > limit {
+                self.error(
+                    Code::BadOperand,
+                    r.span,
+                    format!("shift amount {b} is too large (at most {limit})"),
+                );
+                return unknown(span);
+            }
         }
         if let (Some(a), Some(b)) = (const_int(&l), const_int(&r)) {
             match consts::binary(op, a, b, self.int_ty(l.ty)) {

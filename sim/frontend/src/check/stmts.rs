@@ -225,11 +225,13 @@ impl Checker<'_> {
         (id, init)
     }
 
-    /// Types a variable or field may not have.
+    /// Types a variable may not have (p4c: "Cannot declare variables with
+    /// type").
     pub(crate) fn check_value_type(&mut self, ty: TyId, span: crate::source::Span) {
         let bad = match self.ty(ty) {
             Ty::Void => Some("void"),
             Ty::InfInt => Some("int (infinite precision, compile-time only)"),
+            Ty::String => Some("string (compile-time only)"),
             Ty::Extern { .. } | Ty::Block { .. } => {
                 Some("an extern, parser, control or package type")
             }
@@ -364,6 +366,8 @@ impl Checker<'_> {
         let mut seen: Vec<SwitchLabel> = Vec::new();
         let mut out: Vec<ir::SwitchCase> = Vec::new();
         let mut pending: Vec<SwitchLabel> = Vec::new();
+        // Set at `default`; true once a later label was warned about.
+        let mut after_default: Option<bool> = None;
         for (i, case) in cases.iter().enumerate() {
             let label = self.switch_label(&case.label, table, subj.ty);
             if let Some(l) = &label {
@@ -376,14 +380,21 @@ impl Checker<'_> {
                 } else {
                     seen.push(l.clone());
                 }
-                if *l == SwitchLabel::Default && i + 1 != cases.len() {
-                    self.error(
-                        Code::DuplicateLabel,
+                if after_default == Some(false) {
+                    // p4c: a warning, and `default` takes every value left.
+                    self.warning(
+                        Code::UnreachableCode,
                         case.label.span,
-                        "`default` must be the last label of a switch",
+                        "label following the `default` label: `default` matches first, so this case never runs",
                     );
+                    after_default = Some(true);
                 }
-                pending.push(l.clone());
+                if after_default.is_none() {
+                    if *l == SwitchLabel::Default {
+                        after_default = Some(false);
+                    }
+                    pending.push(l.clone());
+                }
             }
             match &case.body {
                 Some(b) => {

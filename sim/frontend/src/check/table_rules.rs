@@ -4,6 +4,7 @@
 //! `CreateBuiltins` makes the default action of a table without one.
 
 use super::exprs::const_int;
+use super::tables::PriorityProp;
 use super::{Binding, Checker};
 use crate::ast::{self, TablePropKind};
 use crate::diag::Code;
@@ -25,33 +26,41 @@ impl Checker<'_> {
     /// the priority p4c derives after each entry (minus `priority_delta`,
     /// or plus it when `largest_priority_wins = false`) must not leave
     /// 0 ... 2^64-1.
-    pub(crate) fn check_entry_priorities(&mut self, t: &ast::TableDecl, table: &ir::Table) {
+    /// `bad_props` are the table's `largest_priority_wins` and
+    /// `priority_delta` values p4c refuses: errors only where it reads
+    /// them, to number entries that are not `const`.
+    pub(crate) fn check_entry_priorities(
+        &mut self,
+        t: &ast::TableDecl,
+        table: &ir::Table,
+        bad_props: &[PriorityProp],
+    ) {
         // Recent p4c takes priorities in `const entries` too (the valid
         // corpus has such tables); older releases refused them there.
-        let Some(entries) = t.props.iter().find_map(|p| match &p.kind {
-            TablePropKind::Entries(e) => Some(e),
+        let Some((entries, is_const)) = t.props.iter().find_map(|p| match &p.kind {
+            TablePropKind::Entries(e) => Some((e, p.is_const)),
             _ => None,
         }) else {
             return;
         };
-        if entries.is_empty() || !Self::has_key(t) {
+        if !Self::has_key(t) {
+            return;
+        }
+        if !is_const && let Some(bad) = bad_props.first() {
+            self.error(Code::BadEntryPriority, bad.span, bad.why);
+            return;
+        }
+        if entries.is_empty() {
             return;
         }
         let first_explicit = entries.iter().find_map(|e| e.priority.as_ref());
         let delta = table.priority_delta;
-        if delta > u64::from(u32::MAX) {
-            self.error(
-                Code::BadEntryPriority,
-                t.name.span,
-                format!(
-                    "`priority_delta` of table `{}` must fit in 32 bits",
-                    t.name.name
-                ),
-            );
-            return;
-        }
         let largest_wins = table.largest_priority_wins;
         let Some(first) = first_explicit else {
+            if is_const {
+                // p4c numbers only entries that are not `const`.
+                return;
+            }
             // Priorities all derived: 1, 1 + delta, ... (in reverse order when
             // the largest wins).
             let mut current: u64 = 1;
@@ -126,6 +135,30 @@ impl Checker<'_> {
                     return;
                 }
             }
+        }
+    }
+
+    /// p4c's `TypeInference::preorder(EntriesList)`: a table's entries come
+    /// after its key, which they match.
+    pub(crate) fn check_entries_after_key(&mut self, t: &ast::TableDecl) {
+        let position = |key: bool| {
+            t.props.iter().position(|p| match p.kind {
+                TablePropKind::Key(_) => key,
+                TablePropKind::Entries(_) => !key,
+                _ => false,
+            })
+        };
+        if let (Some(key), Some(entries)) = (position(true), position(false))
+            && entries < key
+        {
+            self.error(
+                Code::BadTableProperty,
+                t.props[entries].span,
+                format!(
+                    "the entries of table `{}` must come after its `key`",
+                    t.name.name
+                ),
+            );
         }
     }
 

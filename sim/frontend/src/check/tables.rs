@@ -34,6 +34,7 @@ impl Checker<'_> {
         };
         let mut seen: Vec<String> = Vec::new();
         let mut has_actions = false;
+        let mut bad_priority_props = Vec::new();
         // Keys and actions first: entries and default_action refer to them.
         let order = |p: &ast::TableProp| match p.kind {
             TablePropKind::Key(_) => 0,
@@ -103,7 +104,8 @@ impl Checker<'_> {
                     }
                 }
                 TablePropKind::Other { name, value } => {
-                    self.other_property(&mut table, name, value, p.is_const)
+                    bad_priority_props
+                        .extend(self.other_property(&mut table, name, value, p.is_const));
                 }
             }
         }
@@ -114,7 +116,8 @@ impl Checker<'_> {
                 format!("table `{}` has no `actions` property", t.name.name),
             );
         }
-        self.check_entry_priorities(t, &table);
+        self.check_entries_after_key(t);
+        self.check_entry_priorities(t, &table, &bad_priority_props);
         self.add_implicit_no_action(&mut table);
         let id = ir::TableId(self.prog.tables.len() as u32);
         self.prog.tables.push(table);
@@ -631,7 +634,7 @@ impl Checker<'_> {
         name: &ast::Ident,
         value: &ast::Expr,
         is_const: bool,
-    ) {
+    ) -> Option<PriorityProp> {
         match name.name.as_str() {
             "default_action" => {
                 table.default_is_const = is_const;
@@ -639,10 +642,11 @@ impl Checker<'_> {
             }
             "size" => {
                 let v = self.expr(value, None);
-                match const_u64_of(&v) {
+                let numeric = !matches!(self.ty(v.ty), Ty::Bool);
+                match const_u64_of(&v).filter(|_| numeric) {
                     Some(n) => table.size = Some(n),
                     None if self.is_unknown(v.ty) => {}
-                    None if self.over_ctor_params(&v) => table.size_expr = Some(v),
+                    None if numeric && self.over_ctor_params(&v) => table.size_expr = Some(v),
                     None => self.error(
                         Code::NotConstant,
                         value.span,
@@ -675,21 +679,33 @@ impl Checker<'_> {
                     table.direct_meter = inst;
                 }
             }
+            // p4c reads these two only to number non-const entries
+            // (`EntryPriorities`): a bad value is an error only there.
             "largest_priority_wins" => {
-                let v = self.expr(value, Some(TypeTable::BOOL));
-                table.largest_priority_wins =
-                    !matches!(v.kind, ExprKind::Const(ir::Value::Bool(false)));
+                let v = self.expr(value, None);
+                match v.kind {
+                    ExprKind::Const(ir::Value::Bool(b)) => table.largest_priority_wins = b,
+                    _ if self.is_unknown(v.ty) => {}
+                    _ => {
+                        return Some(PriorityProp {
+                            span: value.span,
+                            why: "`largest_priority_wins` must be a boolean constant",
+                        });
+                    }
+                }
             }
             "priority_delta" => {
                 let v = self.expr(value, None);
-                match const_u64_of(&v) {
-                    Some(n) if n > 0 => table.priority_delta = n,
+                let numeric = !matches!(self.ty(v.ty), Ty::Bool);
+                match const_u64_of(&v).filter(|_| numeric) {
+                    Some(n) if n <= u64::from(u32::MAX) => table.priority_delta = n,
                     _ if self.is_unknown(v.ty) => {}
-                    _ => self.error(
-                        Code::NotConstant,
-                        value.span,
-                        "a table's `priority_delta` must be a positive integer constant",
-                    ),
+                    _ => {
+                        return Some(PriorityProp {
+                            span: value.span,
+                            why: "`priority_delta` must be an integer constant from 0 to 2^32-1",
+                        });
+                    }
                 }
             }
             "support_timeout" => {
@@ -711,7 +727,15 @@ impl Checker<'_> {
                 }
             }
         }
+        None
     }
+}
+
+/// A `largest_priority_wins` or `priority_delta` value p4c refuses when it
+/// numbers the table's entries.
+pub(crate) struct PriorityProp {
+    pub(crate) span: Span,
+    pub(crate) why: &'static str,
 }
 
 impl Checker<'_> {

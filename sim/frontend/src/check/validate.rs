@@ -54,24 +54,43 @@ impl Checker<'_> {
         self.scopes.innermost().contains_key(name)
     }
 
-    /// The rules p4c's `checkParameters` and `postorder(Parameter)` apply to
-    /// a parameter list: `string`, `int` and extern parameters have no
-    /// direction, parsers and controls are not passed with a direction,
-    /// actions take no `int`. `what` names the declaration for messages.
+    /// The rules p4c's `checkParameters`, `postorder(Parameter)` and
+    /// `CheckNamedArgs` apply to the parameter list of a `list`:
+    /// `string`, `int` and extern parameters have no direction; constructor
+    /// parameters none at all; a parser or control is passed only to a
+    /// constructor, by its type (not by the name of a declaration with a
+    /// body); actions take no `int` and no extern; a default value is a
+    /// compile-time constant, and not for `out`, `inout` or `@optional`
+    /// parameters; `@optional` only where an extern or architecture
+    /// declares it.
     pub(crate) fn check_param_types(
         &mut self,
         params: &[ast::Param],
         sigs: &[super::ParamSig],
-        in_action: bool,
-        ctor: bool,
+        list: ParamList,
     ) {
         for (p, s) in params.iter().zip(sigs) {
+            let optional = ast::find_annotation(&p.annotations, "optional").is_some();
+            if let Some(why) = self.default_value_rule(p, s, optional) {
+                self.error(Code::BadParameterType, p.span, why);
+            }
+            if optional && list.forbids_optional() {
+                self.error(
+                    Code::BadParameterType,
+                    p.span,
+                    format!(
+                        "parameter `{}` cannot be `@optional` here: only extern functions, methods and constructors, packages and parser or control types take optional parameters",
+                        p.name.name
+                    ),
+                );
+            }
             if self.is_unknown(s.ty) {
                 continue;
             }
             let shown = self.show(s.ty);
+            let is_ctor = list.is_constructor();
             let why = match (self.ty(s.ty), s.dir) {
-                (_, d) if ctor && d != Direction::None => Some(format!(
+                (_, d) if is_ctor && d != Direction::None => Some(format!(
                     "constructor parameter `{}` cannot have a direction",
                     p.name.name
                 )),
@@ -81,13 +100,36 @@ impl Checker<'_> {
                         p.name.name
                     ))
                 }
+                _ if self.lacks_type_args(s.ty) => Some(format!(
+                    "parameter `{}` has the generic type `{shown}`: give its type arguments",
+                    p.name.name
+                )),
+                (Ty::Block { decl, .. }, _)
+                    if self
+                        .blocks
+                        .get(*decl as usize)
+                        .is_some_and(|b| b.ir.is_some()) =>
+                {
+                    Some(format!(
+                        "parameter `{}` cannot have the type of the declaration `{shown}`: declare a parser or control type and use that",
+                        p.name.name
+                    ))
+                }
                 (Ty::Block { .. }, d) if d != Direction::None => Some(format!(
                     "parameter `{}` cannot be a `{}` {shown} with a direction",
                     p.name.name,
                     d.as_str()
                 )),
-                (Ty::InfInt, _) if in_action => Some(format!(
+                (Ty::Block { .. }, _) if list.forbids_blocks() => Some(format!(
+                    "parameter `{}` cannot be the parser or control `{shown}`: only constructors and packages take parsers and controls",
+                    p.name.name
+                )),
+                (Ty::InfInt, _) if list == ParamList::Action => Some(format!(
                     "action parameter `{}` cannot have type `int`: give it a width",
+                    p.name.name
+                )),
+                (Ty::Extern { .. }, _) if list == ParamList::Action => Some(format!(
+                    "action parameter `{}` cannot have the extern type `{shown}`",
                     p.name.name
                 )),
                 _ => None,
@@ -98,6 +140,55 @@ impl Checker<'_> {
         }
     }
 
+    /// True if `ty` is a generic extern, parser or control type named
+    /// without its type arguments (p4c: "Type parameters needed").
+    pub(crate) fn lacks_type_args(&self, ty: TyId) -> bool {
+        match self.ty(ty) {
+            Ty::Extern { decl, args, .. } => {
+                args.is_empty()
+                    && self
+                        .externs
+                        .get(*decl as usize)
+                        .is_some_and(|e| !e.type_params.is_empty())
+            }
+            Ty::Block { decl, args, .. } => {
+                args.is_empty()
+                    && self
+                        .blocks
+                        .get(*decl as usize)
+                        .is_some_and(|b| !b.type_params.is_empty())
+            }
+            _ => false,
+        }
+    }
+
+    /// What is wrong with `p`'s default value, if anything.
+    fn default_value_rule(
+        &mut self,
+        p: &ast::Param,
+        s: &super::ParamSig,
+        optional: bool,
+    ) -> Option<String> {
+        let default = p.default.as_ref()?;
+        let name = &p.name.name;
+        if optional {
+            return Some(format!(
+                "the optional parameter `{name}` cannot have a default value"
+            ));
+        }
+        if matches!(s.dir, Direction::Out | Direction::InOut) {
+            return Some(format!(
+                "the `{}` parameter `{name}` cannot have a default value",
+                s.dir.as_str()
+            ));
+        }
+        let value = self.expr(default, Some(s.ty));
+        // An instantiation (`C c = Nop()`) is a compile-time value too.
+        let instance = matches!(self.ty(value.ty), Ty::Extern { .. } | Ty::Block { .. });
+        (!self.is_unknown(value.ty) && !instance && !super::exprs::is_constant_tree(&value)).then(
+            || format!("the default value of parameter `{name}` must be a compile-time constant"),
+        )
+    }
     /// A type that cannot be a tuple element (p4c: parsers, controls,
     /// packages and externs are "not supported as a tuple field").
     pub(crate) fn check_tuple_elements(&mut self, items: &[ast::Type], tys: &[TyId]) {
@@ -260,6 +351,19 @@ impl Checker<'_> {
                 Code::BadReturnType,
                 r.span,
                 format!("extern method `{}` cannot return `{shown}`", m.name.name),
+            );
+        }
+        if let Some(r) = &m.ret
+            && self.lacks_type_args(ret)
+        {
+            let shown = self.show(ret);
+            self.error(
+                Code::BadTypeArgument,
+                r.span,
+                format!(
+                    "extern method `{}` returns the generic type `{shown}`: give its type arguments",
+                    m.name.name
+                ),
             );
         }
         if m.ret.is_none() && !m.type_params.is_empty() {
@@ -469,5 +573,46 @@ impl Checker<'_> {
             }
             _ => false,
         }
+    }
+}
+
+/// Which parameter list [`Checker::check_param_types`] checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ParamList {
+    /// A parser's or control's apply parameters (types and declarations).
+    Apply,
+    Action,
+    Function,
+    ExternFunction,
+    ExternMethod,
+    ExternConstructor,
+    /// A parser's or control's constructor parameters.
+    BlockConstructor,
+    Package,
+}
+
+impl ParamList {
+    fn is_constructor(self) -> bool {
+        matches!(
+            self,
+            ParamList::ExternConstructor | ParamList::BlockConstructor | ParamList::Package
+        )
+    }
+
+    /// p4c's `forbidModules`: parsers and controls are no apply, action or
+    /// function parameters.
+    fn forbids_blocks(self) -> bool {
+        matches!(
+            self,
+            ParamList::Apply | ParamList::Action | ParamList::Function
+        )
+    }
+
+    /// p4c's `CheckNamedArgs::checkOptionalParameters`.
+    fn forbids_optional(self) -> bool {
+        matches!(
+            self,
+            ParamList::Action | ParamList::Function | ParamList::BlockConstructor
+        )
     }
 }

@@ -1,4 +1,5 @@
-// default must be the last switch label (code E0303)
+// Warning: a label after `default` never matches (W0003, a warning as in p4c's
+// ValidateParsedProgram; the P4_16 specification wants default last).
 // Written for Janus from the P4_16 specification's examples (v1.2.5).
 #include <core.p4>
 #include <v1model.p4>
@@ -16,7 +17,7 @@ control MyIng(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t 
 
     apply {
         sm.egress_spec = 1;
-        switch (hdr.h.a) { default: { hdr.h.b = 1; } 2: { hdr.h.b = 2; } } // error: E0303
+        switch (hdr.h.a) { default: { hdr.h.b = 1; } 2: { hdr.h.b = 2; } } // warning: W0003
 
     }
 }

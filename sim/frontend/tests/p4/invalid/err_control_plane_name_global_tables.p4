@@ -1,0 +1,36 @@
+// Invalid: a table in the ingress control and a table in the egress control
+// both have the absolute name `.gt`, so P4Info would hold two tables named
+// `gt` (code E0408).
+#include <core.p4>
+#include <v1model.p4>
+
+header h_t { bit<8> f; }
+struct headers { h_t h; }
+struct metadata { }
+
+parser P(packet_in pk, out headers hdr, inout metadata m, inout standard_metadata_t sm) {
+    state start { pk.extract(hdr.h); transition accept; }
+}
+control VC(inout headers hdr, inout metadata m) { apply { } }
+
+control I(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
+    action set(bit<9> port) { sm.egress_spec = port; }
+    @name(".gt") table t {
+        key = { hdr.h.f : exact; }
+        actions = { set; NoAction; }
+    }
+    apply { t.apply(); }
+}
+
+control E(inout headers hdr, inout metadata m, inout standard_metadata_t sm) {
+    action mark(bit<8> v) { hdr.h.f = v; }
+    @name(".gt") table t { // error: E0408
+        key = { hdr.h.f : exact; }
+        actions = { mark; NoAction; }
+    }
+    apply { t.apply(); }
+}
+control CC(inout headers hdr, inout metadata m) { apply { } }
+control D(packet_out pk, in headers hdr) { apply { pk.emit(hdr.h); } }
+
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;

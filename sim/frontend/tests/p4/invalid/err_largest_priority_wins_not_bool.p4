@@ -1,0 +1,13 @@
+// Invalid: largest_priority_wins must be a boolean where p4c numbers the
+// entries (E0405).
+#include <core.p4>
+control C(inout bit<8> x) {
+    action a() { }
+    table t {
+        key = { x : ternary; }
+        actions = { a; }
+        largest_priority_wins = 1; // error: E0405
+        entries = { 1 &&& 0xff : a(); }
+    }
+    apply { t.apply(); }
+}
