@@ -220,14 +220,15 @@ fn a_main_that_is_not_v1switch_names_main() {
 
 #[test]
 fn a_refused_expression_is_named_with_its_place() {
-    // A select key component that is a whole header: the engine selects on
-    // scalars only, and says which construct it refuses.
-    let source = FRAME
-        .replace(
-            "state start { pkt.extract(h.eth); transition accept; }",
-            "state start { pkt.extract(h.eth);\n    transition select(h.eth.etype, h.eth) { (1, _): accept; default: accept; } }",
-        )
-        + "control I(inout hdrs_t h, inout meta_t m, inout standard_metadata_t sm) { apply { } }\n\
+    // A table implemented by an extern the engine does not know: the
+    // engine says which construct it refuses, and where.
+    let source = FRAME.replace(
+        "struct meta_t { }",
+        "struct meta_t { }\nextern Pool { Pool(); }",
+    ) + "control I(inout hdrs_t h, inout meta_t m, inout standard_metadata_t sm) {\n\
+         Pool() pool; action a() { }\n\
+         table t { key = { h.eth.etype : exact; } actions = { a; } implementation = pool; }\n\
+         apply { t.apply(); } }\n\
          V1Switch(P(), VC(), I(), E(), CC(), D()) main;\n";
     let c = janus_p4::driver::compile_source("t.p4", source, &Default::default());
     assert!(!c.has_errors(), "{}", c.render(false));
@@ -235,9 +236,9 @@ fn a_refused_expression_is_named_with_its_place() {
         Ok(_) => panic!("the program loads"),
         Err(e) => e.to_string(),
     };
-    assert!(e.contains("t.p4:9:"), "{e}");
+    assert!(e.contains("t.p4:16:"), "{e}");
     assert!(
-        e.contains("a composite value as a scalar is not supported by the engine yet"),
+        e.contains("this table implementation is not supported by the engine yet"),
         "{e}"
     );
 }

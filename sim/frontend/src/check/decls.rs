@@ -750,6 +750,16 @@ impl Checker<'_> {
             ast::Transition::Direct(path) => ir::Transition::Direct(self.state_index(path, order)),
             ast::Transition::Select { keys, cases, .. } => {
                 let keys: Vec<ir::Expr> = keys.iter().map(|k| self.expr(k, None)).collect();
+                for k in &keys {
+                    if let Some(bad) = self.unselectable(k.ty) {
+                        let shown = self.show(bad);
+                        self.error(
+                            Code::TypeMismatch,
+                            k.span,
+                            format!("a select key cannot have a component of type `{shown}`: select on bits, integers, `bool`, enums or `error` (or lists of them)"),
+                        );
+                    }
+                }
                 let key_tys: Vec<TyId> = keys.iter().map(|k| k.ty).collect();
                 let mut out = Vec::new();
                 for case in cases {
@@ -790,6 +800,27 @@ impl Checker<'_> {
                 }
                 ir::Transition::Select(keys, out)
             }
+        }
+    }
+
+    /// The part of a select key's type p4c's `validateSelectTypes` refuses:
+    /// anything but bits, integers, `bool`, enums, `error` and lists or
+    /// tuples of them (a `type` counts as its base; type parameters are checked per
+    /// use).
+    fn unselectable(&self, ty: TyId) -> Option<TyId> {
+        match self.ty(ty) {
+            Ty::Bits { .. }
+            | Ty::InfInt
+            | Ty::Bool
+            | Ty::Enum(_)
+            | Ty::Error
+            | Ty::Unknown
+            | Ty::Param { .. }
+            | Ty::DontCare => None,
+            Ty::NewType { of, .. } => self.unselectable(*of),
+            Ty::Tuple(items) => items.iter().find_map(|t| self.unselectable(*t)),
+            Ty::List(e) => self.unselectable(*e),
+            _ => Some(ty),
         }
     }
 

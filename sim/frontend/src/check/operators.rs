@@ -221,6 +221,17 @@ impl Checker<'_> {
                 if self.is_unknown(l.ty) || self.is_unknown(r.ty) {
                     return unknown(span);
                 }
+                // Strings concatenate (p4c: "the output type is just
+                // string"); string values exist only at compile time.
+                if let (ExprKind::Const(Value::Str(a)), ExprKind::Const(Value::Str(b))) =
+                    (&l.kind, &r.kind)
+                {
+                    return mk(
+                        TypeTable::STRING,
+                        ExprKind::Const(Value::Str(format!("{a}{b}"))),
+                        span,
+                    );
+                }
                 let (Some((lw, ls)), Some((rw, _))) = (
                     self.prog.types.int_width(l.ty),
                     self.prog.types.int_width(r.ty),
