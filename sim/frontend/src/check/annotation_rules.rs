@@ -107,12 +107,7 @@ impl Checker<'_> {
                 }
             }
             Some(list) => {
-                let n = list.len();
-                let has = if n == 0 {
-                    "none".to_string()
-                } else {
-                    n.to_string()
-                };
+                let has = argument_count(list.len());
                 self.bad_annotation(
                     a,
                     format!(
@@ -141,12 +136,7 @@ impl Checker<'_> {
         let e = match exprs {
             Some([e]) => e,
             Some(list) => {
-                let n = list.len();
-                let has = if n == 0 {
-                    "none".to_string()
-                } else {
-                    n.to_string()
-                };
+                let has = argument_count(list.len());
                 self.bad_annotation(
                     a,
                     format!(
@@ -220,5 +210,14 @@ impl Checker<'_> {
 
     fn bad_annotation(&mut self, a: &ast::Annotation, message: impl Into<String>) {
         self.error(Code::BadAnnotation, a.span, message);
+    }
+}
+
+/// How many arguments an annotation has, for messages: "none", "2", ...
+fn argument_count(n: usize) -> String {
+    if n == 0 {
+        "none".to_string()
+    } else {
+        n.to_string()
     }
 }
